@@ -1,0 +1,36 @@
+# ulid_tsid: PGXS build of the extension, plus the project's own targets for
+# unit tests, fuzzing and benchmarks of the pure C++ core (see README.md).
+
+EXTENSION = ulid_tsid
+EXTVERSION = 0.1.0
+
+MODULE_big = ulid_tsid
+CORE_SRCS = $(sort $(wildcard src/core/*.cpp))
+GLUE_SRCS = $(sort $(wildcard src/pg/*.cpp))
+OBJS = $(CORE_SRCS:.cpp=.o) $(GLUE_SRCS:.cpp=.o)
+
+DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
+SQL_SOURCES = $(sort $(wildcard src/sql/*.sql))
+
+# pg_regress suites, by topic, in run order (test/check-schedule verifies that
+# every sql/*.sql test file is listed here).
+REGRESS = install ulid_io ulid_casts ulid_ops ulid_generate
+REGRESS_OPTS = --inputdir=.
+
+PG_CXXFLAGS = -std=c++17 -fno-exceptions -fno-rtti -Wall -Wextra -Wno-unused-parameter \
+              -Wno-missing-field-initializers -Wno-register $(EXTRA_CXXFLAGS)
+SHLIB_LINK = -lsodium -lstdc++
+EXTRA_CLEAN = $(DATA_built)
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+# Debian's server is built with LLVM: PGXS also compiles every object to bitcode
+# with clang and would leave our C++ flags out.
+COMPILE.cxx.bc += $(PG_CXXFLAGS)
+
+sql/$(EXTENSION)--$(EXTVERSION).sql: $(SQL_SOURCES)
+	cat $^ > $@
+
+$(OBJS): $(wildcard src/core/*.hpp src/pg/*.hpp)

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs everything the build, the tests and the benchmarks need, from
+# Debian's packages. Skips apt when all of it is already there.
+set -euo pipefail
+
+PACKAGES=(
+  make g++ clang clang-14 libclang-rt-14-dev llvm-14 pkg-config
+  postgresql-15 postgresql-server-dev-15 postgresql-contrib
+  libsodium-dev libgtest-dev libbenchmark-dev
+  libipc-run-perl gnuplot-nox
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "installing: ${missing[*]}"
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,39 @@
+-- A database owner who is not a superuser installs the trusted extension.
+\set ECHO none
+SELECT format('GRANT CREATE ON DATABASE %I TO regress_ulid_owner', current_database()) AS grant_sql \gset
+\set ECHO all
+DROP ROLE IF EXISTS regress_ulid_owner;
+CREATE ROLE regress_ulid_owner NOSUPERUSER;
+:grant_sql;
+SET ROLE regress_ulid_owner;
+CREATE EXTENSION ulid_tsid;
+RESET ROLE;
+SELECT extowner::regrole AS owner, extversion, extrelocatable
+FROM pg_extension WHERE extname = 'ulid_tsid';
+
+-- No function runs with its owner's rights, and every function says what it is for
+-- (type I/O and the operators' implementation functions aside).
+SELECT p.oid::regprocedure
+FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid
+WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid_tsid')
+  AND (p.prosecdef OR p.proconfig IS NOT NULL);
+SELECT p.oid::regprocedure AS undocumented
+FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid
+WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid_tsid')
+  AND obj_description(p.oid, 'pg_proc') IS NULL
+  AND p.oid NOT IN (SELECT oprcode FROM pg_operator)
+  AND p.oid NOT IN (SELECT typinput FROM pg_type UNION SELECT typoutput FROM pg_type
+                    UNION SELECT typreceive FROM pg_type UNION SELECT typsend FROM pg_type)
+ORDER BY 1::text;
+
+-- Shared by the suites that follow: an error as SQLSTATE, message and detail.
+CREATE FUNCTION regress_try(query text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  detail text;
+BEGIN
+  EXECUTE query;
+  RETURN 'ok';
+EXCEPTION WHEN others THEN
+  GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
+  RETURN SQLSTATE || ': ' || SQLERRM || coalesce(' | ' || nullif(detail, ''), '');
+END $$;

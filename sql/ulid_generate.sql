@@ -1,0 +1,42 @@
+-- The ulid generators.
+
+-- A million values from one session: all distinct and strictly increasing.
+CREATE TEMP TABLE gen AS
+  SELECT n, generate_ulid() AS id, clock_timestamp() AS made_at FROM generate_series(1, 1000000) n;
+SELECT count(*) AS n, count(DISTINCT id) AS distinct_ids FROM gen;
+SELECT count(*) AS not_increasing FROM (
+  SELECT id, lag(id) OVER (ORDER BY n) AS prev FROM gen) s WHERE prev >= id;
+-- Their timestamps are the real clock's (within a second).
+SELECT count(*) FILTER (WHERE abs(extract(epoch FROM ulid_timestamp(id) - made_at)) >= 1) AS off_clock
+FROM gen;
+SELECT abs(extract(epoch FROM ulid_timestamp(generate_ulid()) - clock_timestamp())) < 1 AS near_clock;
+-- The last 8 bytes are random: no plain +1 stream, and their bits are balanced.
+SELECT count(*) FILTER (WHERE substr(id::bytea, 9, 8) = substr(prev::bytea, 9, 8)) AS repeated_tails,
+       round(avg(get_bit(substr(id::bytea, 9, 8), 5))::numeric, 1) AS bit_mean
+FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev FROM gen) s WHERE prev IS NOT NULL;
+DROP TABLE gen;
+
+-- Monotonic mode: within a millisecond, the previous value plus one.
+CREATE TEMP TABLE mono AS SELECT n, generate_ulid_monotonic() AS id FROM generate_series(1, 200000) n;
+SELECT count(DISTINCT id) AS distinct_ids FROM mono;
+SELECT count(*) AS not_increasing FROM (
+  SELECT id, lag(id) OVER (ORDER BY n) AS prev FROM mono) s WHERE prev >= id;
+-- Most consecutive pairs share a millisecond and then differ by exactly one.
+SELECT count(*) FILTER (WHERE ulid_timestamp(id) = ulid_timestamp(prev)) > 100000 AS many_same_ms,
+       bool_and(('x' || right(encode(id::bytea, 'hex'), 15))::bit(60)::int8
+                - ('x' || right(encode(prev::bytea, 'hex'), 15))::bit(60)::int8 = 1)
+         FILTER (WHERE ulid_timestamp(id) = ulid_timestamp(prev)
+                 AND right(encode(prev::bytea, 'hex'), 15) <> 'fffffffffffffff') AS plus_one
+FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev FROM mono) s WHERE prev IS NOT NULL;
+DROP TABLE mono;
+
+-- Generators are volatile and parallel restricted; extractors immutable.
+SELECT proname, provolatile, proparallel, proisstrict FROM pg_proc
+WHERE proname IN ('generate_ulid', 'generate_ulid_monotonic', 'ulid_timestamp', 'ulid_lower_bound')
+ORDER BY proname;
+
+-- As a column default.
+CREATE TABLE gen_default (id ulid PRIMARY KEY DEFAULT generate_ulid(), v text);
+INSERT INTO gen_default (v) SELECT 'row ' || n FROM generate_series(1, 1000) n;
+SELECT count(*), count(DISTINCT id) FROM gen_default;
+DROP TABLE gen_default;

@@ -1,0 +1,86 @@
+#include "crockford.hpp"
+
+#include <array>
+
+namespace ulid_tsid {
+namespace {
+
+constexpr std::array<std::int8_t, 256> MakeDecodeTable() {
+  std::array<std::int8_t, 256> table{};
+  for (auto& entry : table) entry = -1;
+  for (int i = 0; i < 32; ++i) {
+    const char upper = kCrockfordAlphabet[i];
+    table[static_cast<unsigned char>(upper)] = static_cast<std::int8_t>(i);
+    if (upper >= 'A' && upper <= 'Z') {
+      table[static_cast<unsigned char>(upper - 'A' + 'a')] = static_cast<std::int8_t>(i);
+    }
+  }
+  // Crockford's aliases: symbols people misread as digits.
+  table['I'] = table['i'] = table['L'] = table['l'] = 1;
+  table['O'] = table['o'] = 0;
+  return table;
+}
+
+constexpr std::array<std::int8_t, 256> kDecodeTable = MakeDecodeTable();
+
+}  // namespace
+
+int crockford_value(unsigned char c) noexcept { return kDecodeTable[c]; }
+
+void encode_128(const std::uint8_t bytes[16], char out[kUlidTextLength]) noexcept {
+  std::uint64_t hi = 0, lo = 0;
+  for (int i = 0; i < 8; ++i) hi = (hi << 8) | bytes[i];
+  for (int i = 8; i < 16; ++i) lo = (lo << 8) | bytes[i];
+  // 26 symbols carry 130 bits: the first holds the top 3 bits, the rest 5 each.
+  for (int i = static_cast<int>(kUlidTextLength) - 1; i >= 0; --i) {
+    out[i] = kCrockfordAlphabet[lo & 31];
+    lo = (lo >> 5) | (hi << 59);
+    hi >>= 5;
+  }
+}
+
+DecodeStatus decode_128(const char* text, std::size_t length, std::uint8_t bytes[16]) noexcept {
+  if (length == 0) return {DecodeError::kEmpty, 0};
+  std::uint64_t hi = 0, lo = 0;
+  // Report the first bad character even when the length is also wrong: it is the
+  // more useful hint (a pasted quote or space), and both are rejected anyway.
+  for (std::size_t i = 0; i < length; ++i) {
+    const int v = kDecodeTable[static_cast<unsigned char>(text[i])];
+    if (v < 0) return {DecodeError::kBadCharacter, i};
+    if (i < kUlidTextLength) {
+      hi = (hi << 5) | (lo >> 59);
+      lo = (lo << 5) | static_cast<std::uint64_t>(v);
+    }
+  }
+  if (length != kUlidTextLength) return {DecodeError::kBadLength, length};
+  if (kDecodeTable[static_cast<unsigned char>(text[0])] > 7) return {DecodeError::kOverflow, 0};
+  for (int i = 7; i >= 0; --i, hi >>= 8) bytes[i] = static_cast<std::uint8_t>(hi);
+  for (int i = 15; i >= 8; --i, lo >>= 8) bytes[i] = static_cast<std::uint8_t>(lo);
+  return {};
+}
+
+void encode_64(std::uint64_t value, char out[kTsidTextLength]) noexcept {
+  // 13 symbols carry 65 bits: the first holds the top 4 bits.
+  for (int i = static_cast<int>(kTsidTextLength) - 1; i >= 0; --i) {
+    out[i] = kCrockfordAlphabet[value & 31];
+    value >>= 5;
+  }
+}
+
+DecodeStatus decode_64(const char* text, std::size_t length, std::uint64_t* value) noexcept {
+  if (length == 0) return {DecodeError::kEmpty, 0};
+  std::uint64_t result = 0;
+  for (std::size_t i = 0; i < length; ++i) {
+    const int v = kDecodeTable[static_cast<unsigned char>(text[i])];
+    if (v < 0) return {DecodeError::kBadCharacter, i};
+    result = (result << 5) | static_cast<std::uint64_t>(v);
+  }
+  if (length > kTsidTextLength) return {DecodeError::kBadLength, length};
+  if (length == kTsidTextLength && kDecodeTable[static_cast<unsigned char>(text[0])] > 15) {
+    return {DecodeError::kOverflow, 0};
+  }
+  *value = result;
+  return {};
+}
+
+}  // namespace ulid_tsid

@@ -1,0 +1,47 @@
+// Crockford base32 for fixed-width keys: 128-bit values as 26 characters
+// (ULID) and 64-bit values as 13 characters (TSID).
+//
+// Pure C++17: no Postgres headers, no heap, nothing throws.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ulid_tsid {
+
+inline constexpr char kCrockfordAlphabet[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+inline constexpr std::size_t kUlidTextLength = 26;
+inline constexpr std::size_t kTsidTextLength = 13;
+
+// Why a decode failed; `position` (0-based byte offset) is set for kBadCharacter.
+enum class DecodeError : std::uint8_t {
+  kNone = 0,
+  kEmpty,          // nothing to decode
+  kBadLength,      // not the one accepted length (ULID) or longer than 13 (TSID)
+  kBadCharacter,   // not a Crockford symbol or alias (U, punctuation, space, non-ASCII)
+  kOverflow,       // more bits than the value has (first character too large)
+};
+
+struct DecodeStatus {
+  DecodeError error = DecodeError::kNone;
+  std::size_t position = 0;
+  bool ok() const noexcept { return error == DecodeError::kNone; }
+};
+
+// Value of one input byte: 0..31, or -1 when the byte is not accepted.
+// Accepts both cases and Crockford's aliases I, L -> 1 and O -> 0.
+int crockford_value(unsigned char c) noexcept;
+
+// Writes exactly 26 upper-case characters (no terminator) for 16 big-endian bytes.
+void encode_128(const std::uint8_t bytes[16], char out[kUlidTextLength]) noexcept;
+
+// Reads exactly 26 characters into 16 big-endian bytes; `bytes` is untouched on failure.
+DecodeStatus decode_128(const char* text, std::size_t length, std::uint8_t bytes[16]) noexcept;
+
+// Writes exactly 13 upper-case characters (no terminator).
+void encode_64(std::uint64_t value, char out[kTsidTextLength]) noexcept;
+
+// Reads 1 to 13 characters; a shorter text reads as if its leading zeros were dropped.
+DecodeStatus decode_64(const char* text, std::size_t length, std::uint64_t* value) noexcept;
+
+}  // namespace ulid_tsid

@@ -1,0 +1,58 @@
+#include "errors.hpp"
+
+namespace ulid_tsid::pg {
+
+void report_bad_text(Node* escontext, const TextForm& form, const char* input,
+                     std::size_t length, DecodeStatus status) {
+  const char* type_name = form.type_name;
+  switch (status.error) {
+    case DecodeError::kEmpty:
+    case DecodeError::kBadLength:
+      errsave(escontext, errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+              errmsg("invalid input syntax for type %s: \"%s\"", type_name, input),
+              errdetail("A %s is %s; this input has %zu.", type_name, form.shape, length));
+      return;
+    case DecodeError::kBadCharacter: {
+      const unsigned char c = static_cast<unsigned char>(input[status.position]);
+      if (c >= 0x21 && c < 0x7F) {
+        errsave(escontext, errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+                errmsg("invalid input syntax for type %s: \"%s\"", type_name, input),
+                errdetail("Character \"%c\" at position %zu is not a Crockford base32 symbol.", c,
+                          status.position + 1));
+      } else {
+        errsave(escontext, errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+                errmsg("invalid input syntax for type %s: \"%s\"", type_name, input),
+                errdetail("Byte 0x%02X at position %zu is not a Crockford base32 symbol.", c,
+                          status.position + 1));
+      }
+      return;
+    }
+    case DecodeError::kOverflow:
+    case DecodeError::kNone:
+      break;
+  }
+  errsave(escontext, errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+          errmsg("invalid input syntax for type %s: \"%s\"", type_name, input),
+          errdetail("The largest %s is %s.", type_name, form.largest));
+}
+
+void report_generate_failure(const char* function_name, GenerateStatus status) {
+  if (status == GenerateStatus::kClockOutOfRange) {
+    ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+                    errmsg("%s(): the system clock is outside the range of the key's timestamp",
+                           function_name)));
+  }
+  ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+                  errmsg("%s(): no larger value is left in this millisecond", function_name),
+                  errdetail("The random part cannot be incremented without wrapping around."),
+                  errhint("Generate fewer values per millisecond, or use generate_ulid().")));
+  pg_unreachable();
+}
+
+void report_no_randomness() {
+  ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR),
+                  errmsg("could not seed the random number generator from the kernel")));
+  pg_unreachable();
+}
+
+}  // namespace ulid_tsid::pg

@@ -1,0 +1,28 @@
+// Error reports shared by the key types. Each one is an ERROR with the SQLSTATE
+// that the project promises: 22P02 bad text, 22003 out of range, 22023 bad argument.
+#pragma once
+
+#include "../core/crockford.hpp"
+#include "../core/ulid_generator.hpp"
+#include "postgres_api.hpp"
+
+namespace ulid_tsid::pg {
+
+// How a type's text looks, for error details.
+struct TextForm {
+  const char* type_name;  // "ulid"
+  const char* shape;      // "26 Crockford base32 characters"
+  const char* largest;    // "7ZZZZZZZZZZZZZZZZZZZZZZZZZ"
+};
+
+// Bad text for `form`. Returns only when `escontext` collects soft errors
+// (PG 16+), after which the caller returns.
+void report_bad_text(Node* escontext, const TextForm& form, const char* input,
+                     std::size_t length, DecodeStatus status);
+
+// A generator that could not produce a value (clock out of range, 80-bit part
+// exhausted, no kernel randomness). Never returns.
+[[noreturn]] void report_generate_failure(const char* function_name, GenerateStatus status);
+[[noreturn]] void report_no_randomness();
+
+}  // namespace ulid_tsid::pg

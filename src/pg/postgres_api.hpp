@@ -1,0 +1,31 @@
+// The one place Postgres headers are included from C++, postgres.h first, with
+// the few shims that let this code build against PostgreSQL 13 to 18.
+//
+// Rule for every file that includes this: a function that can reach ereport()
+// or palloc() holds no object with a destructor in its frame, because an ERROR
+// longjmps over it. The core is noexcept and heap-free, so that is easy to keep.
+#pragma once
+
+extern "C" {
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/timestamp.h"
+#include "utils/uuid.h"
+#if PG_VERSION_NUM >= 160000
+#include "nodes/miscnodes.h"
+#endif
+}
+
+#if PG_VERSION_NUM < 160000
+// Soft input errors (pg_input_is_valid) arrived in 16; before that every input
+// error is a hard ERROR, which is what these reduce to.
+#define errsave(context, ...) ereport(ERROR, __VA_ARGS__)
+#endif
+
+#define ULID_TSID_FUNCTION(name) \
+  extern "C" PGDLLEXPORT Datum name(PG_FUNCTION_ARGS); \
+  extern "C" { PG_FUNCTION_INFO_V1(name); }           \
+  extern "C" Datum name(PG_FUNCTION_ARGS)

@@ -1,0 +1,23 @@
+#include "timestamps.hpp"
+
+namespace ulid_tsid::pg {
+
+int64 unix_ms_from_timestamptz(TimestampTz ts, int64 min_ms, int64 max_ms, const char* what) {
+  if (!TIMESTAMP_NOT_FINITE(ts)) {
+    // Divide before shifting the epoch: timestamptz's own range would overflow.
+    int64 ms = ts / 1000;
+    if (ts % 1000 < 0) --ms;
+    ms += kUnixEpochInPgMicros / 1000;
+    if (ms >= min_ms && ms <= max_ms) return ms;
+  }
+  ereport(ERROR,
+          (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+           errmsg("timestamp out of range for %s: \"%s\"", what, timestamptz_to_str(ts)),
+           errdetail("A %s holds times from %s to %s.", what,
+                     // timestamptz_to_str() reuses one static buffer.
+                     pstrdup(timestamptz_to_str(timestamptz_from_unix_ms(min_ms))),
+                     pstrdup(timestamptz_to_str(timestamptz_from_unix_ms(max_ms) + 999)))));
+  pg_unreachable();
+}
+
+}  // namespace ulid_tsid::pg

@@ -1,0 +1,20 @@
+// Conversions between timestamptz (microseconds since 2000-01-01) and the Unix
+// milliseconds that every key here stores.
+#pragma once
+
+#include "postgres_api.hpp"
+
+namespace ulid_tsid::pg {
+
+inline constexpr int64 kUnixEpochInPgMicros =
+    int64{POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE} * SECS_PER_DAY * USECS_PER_SEC;
+
+inline TimestampTz timestamptz_from_unix_ms(int64 ms) {
+  return ms * 1000 - kUnixEpochInPgMicros;
+}
+
+// Unix milliseconds of `ts`, rounded down, checked against [min_ms, max_ms];
+// anything else (infinity included) is ERROR 22003 naming `what`.
+int64 unix_ms_from_timestamptz(TimestampTz ts, int64 min_ms, int64 max_ms, const char* what);
+
+}  // namespace ulid_tsid::pg

@@ -1,0 +1,160 @@
+-- ---------------------------------------------------------------------------
+-- ulid: 16 bytes, big-endian 48-bit Unix ms then 80 random bits. The bytes are
+-- laid out like uuid's, so comparison, hashing, sortsupport and binary I/O bind
+-- to Postgres's own uuid functions.
+-- ---------------------------------------------------------------------------
+
+CREATE TYPE ulid;
+
+CREATE FUNCTION ulid_in(cstring) RETURNS ulid
+    AS 'MODULE_PATHNAME', 'ulid_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ulid_out(ulid) RETURNS cstring
+    AS 'MODULE_PATHNAME', 'ulid_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ulid_recv(internal) RETURNS ulid
+    AS 'uuid_recv' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ulid_send(ulid) RETURNS bytea
+    AS 'uuid_send' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE ulid (
+    INPUT = ulid_in,
+    OUTPUT = ulid_out,
+    RECEIVE = ulid_recv,
+    SEND = ulid_send,
+    INTERNALLENGTH = 16,
+    ALIGNMENT = char,
+    STORAGE = plain,
+    CATEGORY = 'U'
+);
+COMMENT ON TYPE ulid IS 'ULID: 48-bit Unix-ms timestamp and 80 random bits, 26 Crockford base32 characters';
+
+-- Comparison: uuid's functions over the same 16 bytes (memcmp order = time order).
+CREATE FUNCTION ulid_eq(ulid, ulid) RETURNS bool
+    AS 'uuid_eq' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION ulid_ne(ulid, ulid) RETURNS bool
+    AS 'uuid_ne' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION ulid_lt(ulid, ulid) RETURNS bool
+    AS 'uuid_lt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION ulid_le(ulid, ulid) RETURNS bool
+    AS 'uuid_le' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION ulid_gt(ulid, ulid) RETURNS bool
+    AS 'uuid_gt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION ulid_ge(ulid, ulid) RETURNS bool
+    AS 'uuid_ge' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION ulid_cmp(ulid, ulid) RETURNS int4
+    AS 'uuid_cmp' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION ulid_sortsupport(internal) RETURNS void
+    AS 'uuid_sortsupport' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ulid_hash(ulid) RETURNS int4
+    AS 'uuid_hash' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION ulid_hash_extended(ulid, int8) RETURNS int8
+    AS 'uuid_hash_extended' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION ulid_cmp(ulid, ulid) IS 'btree comparison of ulids (byte order, which is time order)';
+COMMENT ON FUNCTION ulid_sortsupport(internal) IS 'btree sort support with abbreviated keys (uuid''s)';
+COMMENT ON FUNCTION ulid_hash(ulid) IS 'hash of a ulid';
+COMMENT ON FUNCTION ulid_hash_extended(ulid, int8) IS 'seeded 64-bit hash of a ulid (hash partitioning)';
+
+CREATE OPERATOR = (
+    LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_eq,
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+    LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_ne,
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+    LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_lt,
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+    LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_le,
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+    LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_gt,
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+    LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_ge,
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+
+CREATE OPERATOR CLASS ulid_ops DEFAULT FOR TYPE ulid USING btree AS
+    OPERATOR 1 <,
+    OPERATOR 2 <=,
+    OPERATOR 3 =,
+    OPERATOR 4 >=,
+    OPERATOR 5 >,
+    FUNCTION 1 ulid_cmp(ulid, ulid),
+    FUNCTION 2 ulid_sortsupport(internal),
+    FUNCTION 4 btequalimage(oid);
+
+CREATE OPERATOR CLASS ulid_hash_ops DEFAULT FOR TYPE ulid USING hash AS
+    OPERATOR 1 =,
+    FUNCTION 1 ulid_hash(ulid),
+    FUNCTION 2 ulid_hash_extended(ulid, int8);
+
+CREATE OPERATOR CLASS ulid_minmax_ops DEFAULT FOR TYPE ulid USING brin AS
+    OPERATOR 1 <,
+    OPERATOR 2 <=,
+    OPERATOR 3 =,
+    OPERATOR 4 >=,
+    OPERATOR 5 >,
+    FUNCTION 1 brin_minmax_opcinfo(internal),
+    FUNCTION 2 brin_minmax_add_value(internal, internal, internal, internal),
+    FUNCTION 3 brin_minmax_consistent(internal, internal, internal),
+    FUNCTION 4 brin_minmax_union(internal, internal, internal);
+
+-- min() and max(): with sortop, the planner answers them from the btree index.
+CREATE FUNCTION ulid_smaller(ulid, ulid) RETURNS ulid
+    AS 'MODULE_PATHNAME', 'ulid_smaller' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ulid_larger(ulid, ulid) RETURNS ulid
+    AS 'MODULE_PATHNAME', 'ulid_larger' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE AGGREGATE min(ulid) (
+    SFUNC = ulid_smaller, STYPE = ulid, COMBINEFUNC = ulid_smaller, SORTOP = <, PARALLEL = SAFE
+);
+CREATE AGGREGATE max(ulid) (
+    SFUNC = ulid_larger, STYPE = ulid, COMBINEFUNC = ulid_larger, SORTOP = >, PARALLEL = SAFE
+);
+COMMENT ON FUNCTION ulid_smaller(ulid, ulid) IS 'the smaller of two ulids (min() transition)';
+COMMENT ON FUNCTION ulid_larger(ulid, ulid) IS 'the larger of two ulids (max() transition)';
+COMMENT ON AGGREGATE min(ulid) IS 'smallest (oldest) ulid';
+COMMENT ON AGGREGATE max(ulid) IS 'largest (newest) ulid';
+
+-- Timestamps.
+CREATE FUNCTION ulid_timestamp(ulid) RETURNS timestamptz
+    AS 'MODULE_PATHNAME', 'ulid_timestamp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ulid_lower_bound(timestamptz) RETURNS ulid
+    AS 'MODULE_PATHNAME', 'ulid_lower_bound' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ulid_upper_bound(timestamptz) RETURNS ulid
+    AS 'MODULE_PATHNAME', 'ulid_upper_bound' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION ulid_timestamp(ulid) IS 'creation time of a ulid, to the millisecond';
+COMMENT ON FUNCTION ulid_lower_bound(timestamptz) IS 'smallest ulid of the timestamp''s millisecond: WHERE id >= ulid_lower_bound(t1) AND id < ulid_lower_bound(t2) is an index range scan';
+COMMENT ON FUNCTION ulid_upper_bound(timestamptz) IS 'largest ulid of the timestamp''s millisecond';
+
+-- bytea: uuid_send already returns the 16 raw bytes.
+CREATE FUNCTION ulid_to_bytea(ulid) RETURNS bytea
+    AS 'uuid_send' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ulid_from_bytea(bytea) RETURNS ulid
+    AS 'MODULE_PATHNAME', 'ulid_from_bytea' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION ulid_to_bytea(ulid) IS 'the 16 big-endian bytes of a ulid';
+COMMENT ON FUNCTION ulid_from_bytea(bytea) IS 'ulid from exactly 16 bytes';
+
+-- Casts. ulid <-> uuid are the same bytes; assignment casts (not implicit) so
+-- that operators and function calls stay unambiguous.
+CREATE CAST (ulid AS uuid) WITHOUT FUNCTION AS ASSIGNMENT;
+CREATE CAST (uuid AS ulid) WITHOUT FUNCTION AS ASSIGNMENT;
+CREATE CAST (ulid AS text) WITH INOUT AS ASSIGNMENT;
+CREATE CAST (text AS ulid) WITH INOUT;
+CREATE CAST (ulid AS bytea) WITH FUNCTION ulid_to_bytea(ulid);
+CREATE CAST (bytea AS ulid) WITH FUNCTION ulid_from_bytea(bytea);
+CREATE CAST (ulid AS timestamptz) WITH FUNCTION ulid_timestamp(ulid);
+CREATE CAST (timestamptz AS ulid) WITH FUNCTION ulid_lower_bound(timestamptz);
+
+-- Generators. VOLATILE; PARALLEL RESTRICTED so that a session's values come
+-- from the leader and keep their strict order.
+CREATE FUNCTION generate_ulid() RETURNS ulid
+    AS 'MODULE_PATHNAME', 'generate_ulid' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+CREATE FUNCTION generate_ulid_monotonic() RETURNS ulid
+    AS 'MODULE_PATHNAME', 'generate_ulid_monotonic' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION generate_ulid() IS 'new ulid: never repeats, strictly increasing per session (cluster-wide when preloaded), 64 fresh random bits in every value';
+COMMENT ON FUNCTION generate_ulid_monotonic() IS 'new ulid in the ULID spec''s monotonic mode: previous random part + 1 within a millisecond; ERROR on overflow';
