@@ -34,3 +34,7 @@ sql/$(EXTENSION)--$(EXTVERSION).sql: $(SQL_SOURCES)
 	cat $^ > $@
 
 $(OBJS): $(wildcard src/core/*.hpp src/pg/*.hpp)
+
+# Unit tests, sanitizers, fuzzing and benchmarks of the core: each in its own
+# fragment, building under build/ so they never mix with the server objects.
+-include $(wildcard test/*/*.mk)

@@ -20,7 +20,7 @@ tally() {  # tally SUITE PASSED FAILED
 
 bash scripts/install-deps.sh || { echo "dependency install failed"; echo "0 passed, 1 failed"; exit 1; }
 mkdir -p "$LOGS"
-if ! { make -j2 && make install; } >"$LOGS/build.log" 2>&1; then
+if ! flock /tmp/ulid_tsid.make.lock bash -c 'make -j2 && make install' >"$LOGS/build.log" 2>&1; then
   tail -40 "$LOGS/build.log"; echo "0 passed, 1 failed"; exit 1
 fi
 
