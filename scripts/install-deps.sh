@@ -7,7 +7,7 @@ PACKAGES=(
   make g++ clang clang-14 libclang-rt-14-dev llvm-14 pkg-config
   postgresql-15 postgresql-server-dev-15 postgresql-contrib
   libsodium-dev libgtest-dev libbenchmark-dev
-  libipc-run-perl gnuplot-nox
+  libipc-run-perl gnuplot-nox bc
 )
 
 missing=()

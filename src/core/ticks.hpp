@@ -21,14 +21,24 @@ class TickSequence {
   void share(std::atomic<std::uint64_t>* shared) noexcept { shared_ = shared; }
   bool shared() const noexcept { return shared_ != nullptr; }
 
-  std::uint64_t claim(std::uint64_t candidate) noexcept {
-    if (shared_ == nullptr) return local_ = next_tick(local_, candidate);
+  // Sets where a per-process sequence resumes (no effect on shared ticks).
+  void resume_after(std::uint64_t last) noexcept { local_ = last; }
+
+  // Moves the sequence from its last tick to successor(last), atomically when
+  // shared; `successor` must return a value greater than its argument.
+  template <typename Successor>
+  std::uint64_t advance(Successor successor) noexcept {
+    if (shared_ == nullptr) return local_ = successor(local_);
     std::uint64_t last = shared_->load(std::memory_order_relaxed);
     std::uint64_t next;
     do {
-      next = next_tick(last, candidate);
+      next = successor(last);
     } while (!shared_->compare_exchange_weak(last, next, std::memory_order_relaxed));
     return next;
+  }
+
+  std::uint64_t claim(std::uint64_t candidate) noexcept {
+    return advance([candidate](std::uint64_t last) { return next_tick(last, candidate); });
   }
 
  private:

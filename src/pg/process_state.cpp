@@ -12,6 +12,7 @@ bool g_wired = false;
 void wire() {
   if (SharedTicks* shared = shared_ticks()) {
     g_state.ulid.ticks().share(&shared->ulid.last);
+    g_state.tsid.ticks().share(&shared->tsid.last);
   }
   g_wired = true;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "../core/random_pool.hpp"
+#include "../core/tsid_generator.hpp"
 #include "../core/ulid_generator.hpp"
 
 namespace ulid_tsid::pg {
@@ -11,6 +12,8 @@ struct ProcessState {
   RandomPool random;
   UlidGenerator ulid;
   UlidMonotonicGenerator ulid_monotonic;
+  TsidGenerator tsid;
+  bool tsid_started = false;  // per-process tsid sequence positioned after the clock
 };
 
 // This backend's state; the first call attaches it to shared ticks if any.

@@ -1,0 +1,188 @@
+// The SQL type tsid (an int8 underneath: comparison, hashing, sortsupport and
+// binary I/O are Postgres's int8 functions, bound in the extension script), its
+// settings, and generate_tsid().
+#include "../core/clock.hpp"
+#include "../core/crockford.hpp"
+#include "../core/tsid.hpp"
+#include "errors.hpp"
+#include "postgres_api.hpp"
+#include "process_state.hpp"
+#include "tsid_settings.hpp"
+#include "timestamps.hpp"
+
+extern "C" {
+#include "utils/guc.h"
+#if PG_VERSION_NUM >= 170000
+#include "storage/procnumber.h"
+#else
+#include "storage/backendid.h"
+#endif
+}
+
+using namespace ulid_tsid;
+using namespace ulid_tsid::pg;
+
+namespace {
+
+constexpr TextForm kTsidText = {"tsid", "1 to 13 Crockford base32 characters", "FZZZZZZZZZZZZ"};
+
+// A value may run at most this far ahead of the clock before the caller waits:
+// further ahead means the clock stepped back, and waiting would stall.
+constexpr std::uint64_t kMaxWaitMs = 2;
+
+int g_node_id = 0;
+int g_node_bits = 10;
+
+bool check_node_id(int* newval, void** extra, GucSource source) {
+  if (*newval < (1 << g_node_bits)) return true;
+  GUC_check_errdetail("ulid_tsid.node_id must be below 2^ulid_tsid.node_bits = %d.", 1 << g_node_bits);
+  return false;
+}
+
+bool check_node_bits(int* newval, void** extra, GucSource source) {
+  if (g_node_id < (1 << *newval)) return true;
+  GUC_check_errdetail("ulid_tsid.node_id %d does not fit in %d bits; change it first.", g_node_id, *newval);
+  return false;
+}
+
+int bit_width(unsigned value) {
+  int bits = 0;
+  while (value != 0) {
+    ++bits;
+    value >>= 1;
+  }
+  return bits;
+}
+
+// This backend's layout: with shared ticks the node alone; otherwise the node and
+// this backend's slot (unique among live backends) in the lowest bits.
+TsidLayout current_layout(bool shared) {
+  TsidLayout layout;
+  layout.node_bits = g_node_bits;
+  layout.node_id = static_cast<std::uint64_t>(g_node_id);
+  if (!shared) {
+#if PG_VERSION_NUM >= 170000
+    const int slot = MyProcNumber;
+#else
+    const int slot = MyBackendId;
+#endif
+    layout.slot_bits = bit_width(static_cast<unsigned>(MaxBackends));
+    layout.slot = slot > 0 ? static_cast<std::uint64_t>(slot) : 0;
+  }
+  return layout;
+}
+
+void report_layout_too_wide(const TsidLayout& layout) {
+  ereport(ERROR,
+          (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+           errmsg("generate_tsid(): no counter bits left"),
+           errdetail("ulid_tsid.node_bits = %d and %d bits for the backend slot (max_connections and "
+                     "worker settings) exceed the 22 bits below the timestamp.",
+                     layout.node_bits, layout.slot_bits),
+           errhint("Add ulid_tsid to shared_preload_libraries (no slot bits needed), or lower "
+                   "ulid_tsid.node_bits.")));
+}
+
+std::uint64_t tsid_arg(FunctionCallInfo fcinfo, int n) {
+  return static_cast<std::uint64_t>(PG_GETARG_INT64(n));
+}
+
+int node_bits_arg(FunctionCallInfo fcinfo, int n) {
+  const int32 bits = PG_GETARG_INT32(n);
+  if (bits < 0 || bits > kTsidMaxNodeBits) {
+    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                    errmsg("node_bits must be between 0 and %d, not %d", kTsidMaxNodeBits, bits)));
+  }
+  return bits;
+}
+
+Datum tsid_bound_of(FunctionCallInfo fcinfo, bool upper) {
+  const int64 unix_ms = unix_ms_from_timestamptz(
+      PG_GETARG_TIMESTAMPTZ(0), kTsidEpochUnixMs, kTsidEpochUnixMs + static_cast<int64>(kTsidMaxMs), "tsid");
+  const std::uint64_t ms = static_cast<std::uint64_t>(unix_ms - kTsidEpochUnixMs);
+  PG_RETURN_INT64(static_cast<int64>(tsid_bound(ms, upper)));
+}
+
+}  // namespace
+
+namespace ulid_tsid::pg {
+
+void define_tsid_settings() {
+  // node_bits first, so node_id's check sees its final value at startup.
+  DefineCustomIntVariable("ulid_tsid.node_bits", "Bits of a TSID given to the node id (0-20).",
+                          "Changing it needs a reload; every writer of one table should use the same.",
+                          &g_node_bits, 10, 0, kTsidMaxNodeBits, PGC_SIGHUP, 0, check_node_bits, nullptr,
+                          nullptr);
+  DefineCustomIntVariable("ulid_tsid.node_id", "Node id written into every generated TSID.",
+                          "Give each cluster that writes TSIDs into shared data its own id.", &g_node_id, 0, 0,
+                          (1 << kTsidMaxNodeBits) - 1, PGC_SUSET, 0, check_node_id, nullptr, nullptr);
+#if PG_VERSION_NUM >= 150000
+  MarkGUCPrefixReserved("ulid_tsid");
+#else
+  EmitWarningsOnPlaceholders("ulid_tsid");
+#endif
+}
+
+}  // namespace ulid_tsid::pg
+
+// Text to tsid: 1 to 13 Crockford characters, any case, I/L/O read as 1/1/0.
+ULID_TSID_FUNCTION(tsid_in) {
+  const char* text = PG_GETARG_CSTRING(0);
+  const std::size_t length = strlen(text);
+  std::uint64_t value = 0;
+  const DecodeStatus status = decode_64(text, length, &value);
+  if (!status.ok()) {
+    report_bad_text(fcinfo->context, kTsidText, text, length, status);
+    PG_RETURN_NULL();
+  }
+  PG_RETURN_INT64(static_cast<int64>(value));
+}
+
+// Tsid to its canonical 13 upper-case characters.
+ULID_TSID_FUNCTION(tsid_out) {
+  char* out = static_cast<char*>(palloc(kTsidTextLength + 1));
+  encode_64(tsid_arg(fcinfo, 0), out);
+  out[kTsidTextLength] = '\0';
+  PG_RETURN_CSTRING(out);
+}
+
+// The creation time of a tsid, to the millisecond.
+ULID_TSID_FUNCTION(tsid_timestamp) {
+  PG_RETURN_TIMESTAMPTZ(timestamptz_from_unix_ms(tsid_unix_ms(tsid_arg(fcinfo, 0))));
+}
+
+ULID_TSID_FUNCTION(tsid_lower_bound) { return tsid_bound_of(fcinfo, false); }
+ULID_TSID_FUNCTION(tsid_upper_bound) { return tsid_bound_of(fcinfo, true); }
+
+// The node id and the counter of a tsid read with `node_bits` node bits.
+ULID_TSID_FUNCTION(tsid_node) {
+  PG_RETURN_INT32(static_cast<int32>(tsid_node(tsid_arg(fcinfo, 0), node_bits_arg(fcinfo, 1))));
+}
+
+ULID_TSID_FUNCTION(tsid_counter) {
+  PG_RETURN_INT32(static_cast<int32>(tsid_counter(tsid_arg(fcinfo, 0), node_bits_arg(fcinfo, 1))));
+}
+
+// A new tsid; never a duplicate within the cluster (see README: Guarantees).
+ULID_TSID_FUNCTION(generate_tsid) {
+  ProcessState& state = process_state();
+  const bool shared = state.tsid.ticks().shared();
+  const TsidLayout layout = current_layout(shared);
+  if (unlikely(!layout.valid())) report_layout_too_wide(layout);
+  std::int64_t now_ms = realtime_ns() / 1000000;
+  if (unlikely(!shared && !state.tsid_started)) {
+    state.tsid.start_after_ms(static_cast<std::uint64_t>(now_ms - kTsidEpochUnixMs));
+    state.tsid_started = true;
+  }
+  std::uint64_t value = 0;
+  const GenerateStatus status = state.tsid.next(now_ms, layout, &value);
+  if (unlikely(status != GenerateStatus::kOk)) report_generate_failure("generate_tsid", status);
+  // A used-up millisecond moved the value ahead of the clock: wait for the clock,
+  // so no value is ever ahead of it when its backend exits and a new backend
+  // takes over the slot.
+  const std::int64_t value_ms = tsid_unix_ms(value);
+  if (unlikely(value_ms > now_ms) && static_cast<std::uint64_t>(value_ms - now_ms) <= kMaxWaitMs) {
+    while (now_ms < value_ms) now_ms = realtime_ns() / 1000000;
+  }
+  PG_RETURN_INT64(static_cast<int64>(value));
+}
