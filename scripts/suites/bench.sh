@@ -1,0 +1,59 @@
+# Benchmark smoke (sourced by scripts/test.sh): a short run of both benchmarks
+# in test/bench/ into $LOGS/bench-smoke (never over the committed results),
+# checking that they run and write well-formed CSV with sane numbers.
+# One pass/fail per check.
+bench_out="$LOGS/bench-smoke"
+rm -rf "$bench_out"; mkdir -p "$bench_out"
+bench_pass=0; bench_fail=0
+bench_check() {  # bench_check DESCRIPTION COMMAND...
+  local what="$1"; shift
+  if "$@"; then bench_pass=$((bench_pass + 1)); else bench_fail=$((bench_fail + 1)); echo "bench: FAILED: $what"; fi
+}
+
+bench_keys="bigserial uuidv4 plpgsql_tsid uuidv7 ulid tsid bigint_tsid"
+OUT_DIR="$bench_out" ROWS=20000 STRETCHES=4 KEYS="$bench_keys" SETTINGS=frequent MODES="plain preload" \
+  PORT_BASE=55454 NAME_PREFIX=smoke_ins timeout 300 bash test/bench/insert_locality.sh >"$LOGS/bench-insert.log" 2>&1
+bench_check "insert_locality.sh exit status (see $LOGS/bench-insert.log)" test $? -eq 0
+N=50000 REPS=1 OUT_DIR="$bench_out" PORT_BASE=55456 NAME_PREFIX=smoke_gen \
+  timeout 300 bash test/bench/generation_cost.sh >"$LOGS/bench-gencost.log" 2>&1
+bench_check "generation_cost.sh exit status (see $LOGS/bench-gencost.log)" test $? -eq 0
+
+bench_ins_header="setting,preload,key,rows,rows_per_s_last20pct,rows_per_s_all,pk_mb,heap_mb,avg_leaf_density,leaf_fragmentation,wal_bytes_per_row,fpi_per_1k_rows,checkpoints,rate_x_uuidv4,rate_x_bigserial,pk_x_uuidv4,pk_x_bigserial,wal_x_bigserial"
+bench_raw_header="setting,preload,key,stretch,rows_total,rows,seconds,rows_per_s,pk_bytes,heap_bytes,wal_bytes,fpi,checkpoints"
+bench_gen_header="preload,function,kind,n_calls,reps,net_ns_median,net_ns_min,net_ns_max,gross_ns_median,net_x_nextval"
+bench_csv="$bench_out/insert_locality.csv"
+bench_check "insert_locality.csv header" test "$(head -1 "$bench_csv" 2>/dev/null)" = "$bench_ins_header"
+bench_check "insert_locality_stretches.csv header" test "$(head -1 "$bench_out/insert_locality_stretches.csv" 2>/dev/null)" = "$bench_raw_header"
+bench_check "generation_cost.csv header" test "$(head -1 "$bench_out/generation_cost.csv" 2>/dev/null)" = "$bench_gen_header"
+
+# Every key type that was not skipped (its functions missing) has one row per mode it runs in.
+bench_expected=0
+for bench_k in $bench_keys; do
+  for bench_m in plain preload; do
+    case "$bench_m:$bench_k" in preload:bigserial|preload:uuidv4|preload:plpgsql_tsid) continue ;; esac
+    grep -q "^skip: $bench_k .* in $bench_m/" "$LOGS/bench-insert.log" 2>/dev/null && continue
+    bench_expected=$((bench_expected + 1))
+    bench_check "insert row for $bench_k ($bench_m)" grep -q "^frequent,$bench_m,$bench_k," "$bench_csv"
+  done
+done
+bench_check "insert_locality.csv has $bench_expected rows" test "$(tail -n +2 "$bench_csv" 2>/dev/null | wc -l)" -eq "$bench_expected"
+# Sane numbers: rows/s > 0, 0 < density <= 100, fragmentation 0..100, PK > 0, WAL/row > 0, all fields present.
+while IFS= read -r bench_line; do
+  bench_check "sane insert row: $bench_line" awk -F, -v line="$bench_line" 'BEGIN { split(line, f, ",")
+    exit !(f[4] > 0 && f[5] > 0 && f[6] > 0 && f[7] > 0 && f[9] > 0 && f[9] <= 100 && f[10] >= 0 && f[10] <= 100 && f[11] > 0 && f[12] >= 0 && f[15] > 0 && f[17] > 0) }'
+done < <(tail -n +2 "$bench_csv" 2>/dev/null)
+bench_check "stretches CSV: 4 stretches per row of the summary" \
+  test "$(tail -n +2 "$bench_out/insert_locality_stretches.csv" 2>/dev/null | wc -l)" -eq $((bench_expected * 4))
+bench_check "insert_locality.png written" test -s "$bench_out/insert_locality.png"
+bench_check "insert_locality.md has a table" grep -q '^| setting' "$bench_out/insert_locality.md"
+
+# Generation cost: every function timed, numbers present, gross > 0.
+for bench_f in "generate_ulid()" "gen_random_uuid()" "nextval('seq')" "ulid::text" "text::ulid" "uuid::text" "int8::text"; do
+  for bench_m in plain preload; do
+    bench_check "generation cost of $bench_f ($bench_m)" awk -F, -v f="$bench_f" -v m="$bench_m" \
+      '$1 == m && $2 == f && $4 > 0 && $5 == 1 && $6 ~ /^-?[0-9.]+$/ && $9 > 0 { ok = 1 } END { exit !ok }' "$bench_out/generation_cost.csv"
+  done
+done
+bench_check "generation_cost.md has a table" grep -q '^| preload' "$bench_out/generation_cost.md"
+
+tally bench "$bench_pass" "$bench_fail"

@@ -1,0 +1,42 @@
+# Helpers shared by the benchmark scripts (sourced). Plain POSIX awk (mawk).
+
+# Aligned plain-text table from a CSV file (first line = header).
+csv_pretty() {
+  awk -F, '
+    { for (i = 1; i <= NF; i++) { cell[NR, i] = $i; if (length($i) > w[i]) w[i] = length($i) }
+      if (NF > nf) nf = NF; n = NR }
+    END {
+      for (r = 1; r <= n; r++) {
+        line = ""
+        for (i = 1; i <= nf; i++) {
+          v = cell[r, i]
+          if (r > 1 && v ~ /^-?[0-9.]+$/) line = line sprintf("%*s", w[i], v)   # numbers right-aligned
+          else line = line sprintf("%-*s", w[i], v)
+          if (i < nf) line = line "  "
+        }
+        print line
+        if (r == 1) { sep = ""; for (i = 1; i <= nf; i++) { s = sprintf("%*s", w[i], ""); gsub(/ /, "-", s); sep = sep s (i < nf ? "  " : "") }; print sep }
+      }
+    }' "$1"
+}
+
+# Markdown table from a CSV file.
+csv_markdown() {
+  awk -F, '
+    { line = "|"; for (i = 1; i <= NF; i++) line = line " " $i " |"; print line
+      if (NR == 1) { line = "|"; for (i = 1; i <= NF; i++) line = line (i == 1 ? " --- |" : " ---: |"); print line } }' "$1"
+}
+
+# Machine description, one Markdown bullet per line. Needs a running cluster for the PG version.
+machine_markdown() {
+  local model pgv
+  model="$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: *//')"
+  pgv="$(psql -XAtq -c 'SHOW server_version' 2>/dev/null || pg_config --version)"
+  echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "- machine: $(nproc) CPUs, ${model:-unknown CPU}, $(awk '/MemTotal/ {printf "%.0f GB RAM", $2/1048576}' /proc/meminfo)"
+  echo "- PostgreSQL: $pgv"
+  echo "- load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) (the CPUs may be shared with other work)"
+}
+
+# psql shorthand: no psqlrc, unaligned, tuples only, stop on error.
+q() { psql -X -A -t -q -v ON_ERROR_STOP=1 "$@"; }
