@@ -10,8 +10,8 @@ SELECT tsid_node('0EP7TRC000402', 12), tsid_counter('0EP7TRC000402', 12), tsid_n
        tsid_counter('0EP7TRC000402', 0);
 -- The widely copied PL/pgSQL generate_tsid() layout ((ms since 2020) << 22 | ...) decodes here too
 -- (a bigint key passes through ::tsid, which costs nothing).
-SELECT tsid_timestamp(((extract(epoch FROM timestamptz '2025-06-01 12:34:56.789Z') * 1000)::bigint
-                       - 1577836800000) << 22 | 4095)::tsid);
+SELECT tsid_timestamp(((((extract(epoch FROM timestamptz '2025-06-01 12:34:56.789Z') * 1000)::bigint
+                         - 1577836800000) << 22) | 4095)::tsid);
 
 -- Case-insensitive, Crockford aliases; shorter text reads as if leading zeros were dropped.
 SELECT '0ep7trc000402'::tsid, 'OEP7TRCOOO4O2'::tsid, 'EP7TRC000402'::tsid;
