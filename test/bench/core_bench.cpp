@@ -1,0 +1,116 @@
+// Google Benchmark of the core's hot paths: Crockford encode/decode, ULID
+// generation with pool randomness, the pool itself, and the clock read.
+#include <benchmark/benchmark.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "clock.hpp"
+#include "crockford.hpp"
+#include "random_pool.hpp"
+#include "ulid_generator.hpp"
+
+namespace {
+
+using namespace ulid_tsid;
+
+void BM_encode_128(benchmark::State& state) {
+  std::uint8_t bytes[16];
+  for (int i = 0; i < 16; ++i) bytes[i] = static_cast<std::uint8_t>(i * 37 + 11);
+  bytes[0] &= 0x7F;
+  char out[kUlidTextLength];
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(bytes);
+    encode_128(bytes, out);
+    benchmark::DoNotOptimize(out);
+    ++bytes[15];
+  }
+}
+BENCHMARK(BM_encode_128);
+
+void BM_decode_128(benchmark::State& state) {
+  char text[] = "01ARYZ6S41TSV4RRFFQ69G5FAV";
+  std::uint8_t bytes[16];
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(text);
+    const DecodeStatus st = decode_128(text, kUlidTextLength, bytes);
+    benchmark::DoNotOptimize(st);
+    benchmark::DoNotOptimize(bytes);
+  }
+}
+BENCHMARK(BM_decode_128);
+
+void BM_encode_64(benchmark::State& state) {
+  std::uint64_t v = 0x0123456789ABCDEFULL;
+  char out[kTsidTextLength];
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(v);
+    encode_64(v, out);
+    benchmark::DoNotOptimize(out);
+    ++v;
+  }
+}
+BENCHMARK(BM_encode_64);
+
+void BM_decode_64(benchmark::State& state) {
+  char text[] = "0AXFXR5W7VBQ2";
+  std::uint64_t v = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(text);
+    const DecodeStatus st = decode_64(text, kTsidTextLength, &v);
+    benchmark::DoNotOptimize(st);
+    benchmark::DoNotOptimize(v);
+  }
+}
+BENCHMARK(BM_decode_64);
+
+// What generate_ulid() does per call minus the fmgr: clock, 10 random bytes, next.
+void BM_UlidGenerator_next(benchmark::State& state) {
+  RandomPool pool;
+  UlidGenerator gen;
+  const int pid = static_cast<int>(getpid());
+  std::uint8_t random[kUlidRandomBytes], out[16];
+  for (auto _ : state) {
+    pool.fill(pid, random, sizeof random);
+    const GenerateStatus st = gen.next(realtime_ns() / 1000000, random, out);
+    benchmark::DoNotOptimize(st);
+    benchmark::DoNotOptimize(out);
+  }
+}
+BENCHMARK(BM_UlidGenerator_next);
+
+void BM_UlidMonotonicGenerator_next(benchmark::State& state) {
+  RandomPool pool;
+  UlidMonotonicGenerator gen;
+  const int pid = static_cast<int>(getpid());
+  std::uint8_t random[kUlidRandomBytes], out[16];
+  for (auto _ : state) {
+    pool.fill(pid, random, sizeof random);
+    const GenerateStatus st = gen.next(realtime_ns() / 1000000, random, out);
+    benchmark::DoNotOptimize(st);
+    benchmark::DoNotOptimize(out);
+  }
+}
+BENCHMARK(BM_UlidMonotonicGenerator_next);
+
+void BM_RandomPool_fill10(benchmark::State& state) {
+  RandomPool pool;
+  const int pid = static_cast<int>(getpid());
+  std::uint8_t random[10];
+  for (auto _ : state) {
+    pool.fill(pid, random, sizeof random);
+    benchmark::DoNotOptimize(random);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * 10);
+}
+BENCHMARK(BM_RandomPool_fill10);
+
+void BM_realtime_ns(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(realtime_ns());
+}
+BENCHMARK(BM_realtime_ns);
+
+}  // namespace
+
+BENCHMARK_MAIN();
