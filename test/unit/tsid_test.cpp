@@ -1,0 +1,265 @@
+// The TSID layout (tsid.hpp) and TsidGenerator (tsid_generator.hpp), driven by a
+// simulated clock; tsid_successor is checked against a brute-force search.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "tsid.hpp"
+#include "tsid_generator.hpp"
+
+namespace {
+
+using ulid_tsid::GenerateStatus;
+using ulid_tsid::kTsidEpochUnixMs;
+using ulid_tsid::kTsidMaxMs;
+using ulid_tsid::TsidGenerator;
+using ulid_tsid::TsidLayout;
+
+TsidLayout Layout(int node_bits, std::uint64_t node_id, int slot_bits = 0, std::uint64_t slot = 0) {
+  TsidLayout l;
+  l.node_bits = node_bits;
+  l.node_id = node_id;
+  l.slot_bits = slot_bits;
+  l.slot = slot;
+  return l;
+}
+
+// The smallest value of the layout above `last`, by trying every counter of
+// last's millisecond and the next one (only for layouts with few counter bits).
+bool BruteSuccessor(std::uint64_t last, const TsidLayout& l, std::uint64_t* out) {
+  const std::uint64_t ms = last >> 22;
+  bool found = false;
+  for (std::uint64_t m = ms; m <= ms + 1 && m <= kTsidMaxMs; ++m) {
+    for (std::uint64_t c = 0; c < (std::uint64_t{1} << l.counter_bits()); ++c) {
+      const std::uint64_t v = (m << 22) | (l.node_id << (22 - l.node_bits)) | (c << l.slot_bits) | l.slot;
+      if (v > last && (!found || v < *out)) { *out = v; found = true; }
+    }
+    if (found) return true;
+  }
+  return found;
+}
+
+TEST(TsidLayout, Constants) {
+  EXPECT_EQ(kTsidEpochUnixMs, 1577836800000);  // 2020-01-01T00:00:00Z
+  EXPECT_EQ(kTsidMaxMs, (std::uint64_t{1} << 42) - 1);
+}
+
+TEST(TsidLayout, FieldsOfAValue) {
+  // ms 123456789, node 0x2AB of 10 bits, counter 0xABC of 12 bits.
+  const std::uint64_t v = (std::uint64_t{123456789} << 22) | (0x2ABu << 12) | 0xABC;
+  EXPECT_EQ(ulid_tsid::tsid_time_ms(v), 123456789u);
+  EXPECT_EQ(ulid_tsid::tsid_unix_ms(v), 123456789 + kTsidEpochUnixMs);
+  EXPECT_EQ(ulid_tsid::tsid_node(v, 10), 0x2ABu);
+  EXPECT_EQ(ulid_tsid::tsid_counter(v, 10), 0xABCu);
+  EXPECT_EQ(ulid_tsid::tsid_node(v, 0), 0u);
+  EXPECT_EQ(ulid_tsid::tsid_counter(v, 0), (0x2ABu << 12) | 0xABC);
+  EXPECT_EQ(ulid_tsid::tsid_node(v, 20), v >> 2 & 0xFFFFF);
+  EXPECT_EQ(ulid_tsid::tsid_bound(5, false), 5u << 22);
+  EXPECT_EQ(ulid_tsid::tsid_bound(5, true), (6u << 22) - 1);
+  EXPECT_EQ(ulid_tsid::tsid_bound(kTsidMaxMs, true), ~std::uint64_t{0});
+}
+
+TEST(TsidLayout, ComposeAndValid) {
+  const TsidLayout l = Layout(10, 5, 3, 6);
+  EXPECT_TRUE(l.valid());
+  EXPECT_EQ(l.counter_bits(), 9);
+  const std::uint64_t v = l.compose(77, 300);
+  EXPECT_EQ(ulid_tsid::tsid_time_ms(v), 77u);
+  EXPECT_EQ(ulid_tsid::tsid_node(v, 10), 5u);
+  EXPECT_EQ(v & 7, 6u);
+  EXPECT_EQ(ulid_tsid::tsid_counter(v, 10) >> 3, 300u);
+
+  EXPECT_TRUE(Layout(0, 0).valid());
+  EXPECT_TRUE(Layout(20, (1u << 20) - 1).valid());
+  EXPECT_TRUE(Layout(20, 0, 2, 3).valid());
+  EXPECT_FALSE(Layout(21, 0).valid());
+  EXPECT_FALSE(Layout(-1, 0).valid());
+  EXPECT_FALSE(Layout(10, 1024).valid());
+  EXPECT_FALSE(Layout(10, 0, 13, 0).valid());
+  EXPECT_FALSE(Layout(10, 0, 3, 8).valid());
+  EXPECT_FALSE(Layout(10, 0, -1, 0).valid());
+}
+
+TEST(TsidSuccessor, MatchesBruteForce) {
+  std::mt19937_64 rng(21);
+  for (int n = 0; n < 200000; ++n) {
+    const int node_bits = 14 + static_cast<int>(rng() % 7);         // 14..20
+    const int slot_bits = static_cast<int>(rng() % (23 - node_bits));  // counter bits 0..8
+    const TsidLayout l = Layout(node_bits, rng() % (std::uint64_t{1} << node_bits), slot_bits,
+                                rng() % (std::uint64_t{1} << slot_bits));
+    ASSERT_TRUE(l.valid());
+    std::uint64_t last;
+    switch (rng() % 4) {
+      case 0: last = rng() >> 1; break;                               // anything
+      case 1: last = l.compose(rng() % 1000000, 0) + rng() % 8 - 4; break;  // near a value
+      case 2: last = l.compose(rng() % 1000000, (std::uint64_t{1} << l.counter_bits()) - 1); break;
+      default: last = Layout(node_bits, rng() % (std::uint64_t{1} << node_bits)).compose(rng() % 1000, rng() % 4); break;
+    }
+    if ((last >> 22) >= kTsidMaxMs) continue;
+    std::uint64_t want = 0;
+    ASSERT_TRUE(BruteSuccessor(last, l, &want));
+    ASSERT_EQ(ulid_tsid::tsid_successor(last, l), want)
+        << std::hex << "last=" << last << " node_bits=" << std::dec << node_bits << " node_id="
+        << l.node_id << " slot_bits=" << slot_bits << " slot=" << l.slot;
+  }
+}
+
+TEST(TsidGenerator, SimulatedClockStrictlyIncreasingAndInLayout) {
+  std::mt19937_64 rng(22);
+  TsidGenerator g;
+  const TsidLayout l = Layout(10, 0x155);
+  std::int64_t now = kTsidEpochUnixMs + 100000000;
+  std::uint64_t prev = 0, clock_max = 0;
+  for (int n = 0; n < 200000; ++n) {
+    switch (rng() % 6) {
+      case 0: case 1: break;
+      case 2: now -= static_cast<std::int64_t>(rng() % 100); break;
+      case 3: now += static_cast<std::int64_t>(rng() % 10000); break;
+      default: now += 1;
+    }
+    std::uint64_t v = 0;
+    ASSERT_EQ(g.next(now, l, &v), GenerateStatus::kOk);
+    ASSERT_GT(v, prev) << "n=" << n;
+    ASSERT_EQ(ulid_tsid::tsid_node(v, 10), 0x155u);
+    const auto ms = static_cast<std::uint64_t>(now - kTsidEpochUnixMs);
+    ASSERT_GE(ulid_tsid::tsid_time_ms(v), ms);
+    if (ms > ulid_tsid::tsid_time_ms(prev) && ms > clock_max) {
+      ASSERT_EQ(v, l.compose(ms, 0)) << "a new millisecond starts its counter at zero";
+    } else {
+      ASSERT_EQ(v, ulid_tsid::tsid_successor(prev, l)) << "otherwise the next counter";
+    }
+    clock_max = std::max(clock_max, ms);
+    prev = v;
+  }
+}
+
+TEST(TsidGenerator, CounterOverflowMovesToTheNextMillisecond) {
+  TsidGenerator g;
+  const TsidLayout l = Layout(20, 7);  // 2 counter bits: 4 values per millisecond
+  const std::int64_t now = kTsidEpochUnixMs + 1000;
+  std::uint64_t v = 0;
+  for (std::uint64_t c = 0; c < 4; ++c) {
+    ASSERT_EQ(g.next(now, l, &v), GenerateStatus::kOk);
+    EXPECT_EQ(v, l.compose(1000, c));
+  }
+  ASSERT_EQ(g.next(now, l, &v), GenerateStatus::kOk);
+  EXPECT_EQ(v, l.compose(1001, 0)) << "runs ahead of the clock rather than repeating";
+  ASSERT_EQ(g.next(now - 50, l, &v), GenerateStatus::kOk);
+  EXPECT_EQ(v, l.compose(1001, 1)) << "clock backwards: continues";
+}
+
+TEST(TsidGenerator, ClockOutOfRange) {
+  TsidGenerator g;
+  const TsidLayout l = Layout(10, 1);
+  std::uint64_t v = 12345;
+  for (std::int64_t bad : {kTsidEpochUnixMs - 1, std::int64_t{0}, std::numeric_limits<std::int64_t>::min(),
+                           kTsidEpochUnixMs + static_cast<std::int64_t>(kTsidMaxMs) + 1,
+                           std::numeric_limits<std::int64_t>::max()}) {
+    EXPECT_EQ(g.next(bad, l, &v), GenerateStatus::kClockOutOfRange) << bad;
+    EXPECT_EQ(v, 12345u);
+  }
+  ASSERT_EQ(g.next(kTsidEpochUnixMs, l, &v), GenerateStatus::kOk);
+  EXPECT_EQ(v, l.compose(0, 0));
+  ASSERT_EQ(g.next(kTsidEpochUnixMs + static_cast<std::int64_t>(kTsidMaxMs), l, &v), GenerateStatus::kOk);
+  EXPECT_EQ(ulid_tsid::tsid_time_ms(v), kTsidMaxMs);
+}
+
+// In the last millisecond of the layout (2159), once its counters are used up
+// there is no larger value: kExhausted, and never a value at or below one
+// already returned.
+TEST(TsidGenerator, ExhaustionAtTheEndOfTimeNeverRepeats) {
+  TsidGenerator g;
+  const TsidLayout l = Layout(20, 0);  // 4 values per millisecond
+  const std::int64_t end = kTsidEpochUnixMs + static_cast<std::int64_t>(kTsidMaxMs);
+  std::uint64_t last = 0, v = 0;
+  for (int c = 0; c < 4; ++c) {
+    ASSERT_EQ(g.next(end, l, &v), GenerateStatus::kOk);
+    ASSERT_GT(v, last);
+    last = v;
+  }
+  for (int n = 0; n < 3; ++n) {
+    v = 0;
+    const GenerateStatus st = g.next(end, l, &v);
+    EXPECT_EQ(st, GenerateStatus::kExhausted)
+        << "call " << n << " after the last value " << std::hex << last << " returned " << v;
+  }
+}
+
+TEST(TsidGenerator, StartAfterMsSkipsThatMillisecond) {
+  TsidGenerator g;
+  g.start_after_ms(5000);
+  const TsidLayout l = Layout(10, 3);
+  std::uint64_t v = 0;
+  ASSERT_EQ(g.next(kTsidEpochUnixMs + 5000, l, &v), GenerateStatus::kOk);
+  EXPECT_EQ(v, l.compose(5001, 0));
+  ASSERT_EQ(g.next(kTsidEpochUnixMs + 6000, l, &v), GenerateStatus::kOk);
+  EXPECT_EQ(v, l.compose(6000, 0));
+}
+
+// Writers with their own sequences and distinct slots never collide, whatever
+// their node settings, even with the same clock and settings that change.
+TEST(TsidGenerator, DistinctSlotsNeverCollide) {
+  std::mt19937_64 rng(23);
+  constexpr int kWriters = 4;
+  TsidGenerator gens[kWriters];
+  std::vector<std::uint64_t> all;
+  std::uint64_t prev[kWriters] = {};
+  std::int64_t now = kTsidEpochUnixMs + 1000;
+  for (int n = 0; n < 200000; ++n) {
+    if (rng() % 50 == 0) now += 1;
+    if (rng() % 200 == 0) now -= 2;
+    const int w = static_cast<int>(rng() % kWriters);
+    const int node_bits = (n / 20000) % 3 == 0 ? 10 : static_cast<int>(rng() % 19);
+    const TsidLayout l = Layout(node_bits, rng() % (std::uint64_t{1} << node_bits), 2,
+                                static_cast<std::uint64_t>(w));
+    ASSERT_TRUE(l.valid());
+    std::uint64_t v = 0;
+    ASSERT_EQ(gens[w].next(now, l, &v), GenerateStatus::kOk);
+    ASSERT_GT(v, prev[w]);
+    ASSERT_EQ(v & 3, static_cast<std::uint64_t>(w));
+    prev[w] = v;
+    all.push_back(v);
+  }
+  std::sort(all.begin(), all.end());
+  EXPECT_EQ(std::adjacent_find(all.begin(), all.end()), all.end());
+}
+
+// Threads sharing one tick sequence (no slot) get distinct values.
+TEST(TsidGenerator, SharedSequenceAcrossThreadsNeverDuplicates) {
+  constexpr int kThreads = 4;
+  constexpr int kClaims = 200000;
+  std::atomic<std::uint64_t> shared{0};
+  std::vector<std::vector<std::uint64_t>> got(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      TsidGenerator g;
+      g.ticks().share(&shared);
+      const TsidLayout l = Layout(10, static_cast<std::uint64_t>(t) * 100);
+      got[t].reserve(kClaims);
+      for (int i = 0; i < kClaims; ++i) {
+        std::uint64_t v = 0;
+        if (g.next(kTsidEpochUnixMs + 1000 + i / 1000, l, &v) != GenerateStatus::kOk) return;
+        got[t].push_back(v);
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  std::vector<std::uint64_t> all;
+  for (int t = 0; t < kThreads; ++t) {
+    ASSERT_EQ(got[t].size(), static_cast<std::size_t>(kClaims));
+    for (int i = 1; i < kClaims; ++i) ASSERT_GT(got[t][i], got[t][i - 1]);
+    for (std::uint64_t v : got[t]) ASSERT_EQ(ulid_tsid::tsid_node(v, 10), static_cast<std::uint64_t>(t) * 100);
+    all.insert(all.end(), got[t].begin(), got[t].end());
+  }
+  std::sort(all.begin(), all.end());
+  EXPECT_EQ(std::adjacent_find(all.begin(), all.end()), all.end());
+}
+
+}  // namespace
