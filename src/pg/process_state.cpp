@@ -13,6 +13,7 @@ void wire() {
   if (SharedTicks* shared = shared_ticks()) {
     g_state.ulid.ticks().share(&shared->ulid.last);
     g_state.tsid.ticks().share(&shared->tsid.last);
+    g_state.uuidv7.ticks().share(&shared->uuidv7.last);
   }
   g_wired = true;
 }

@@ -5,6 +5,7 @@
 #include "../core/random_pool.hpp"
 #include "../core/tsid_generator.hpp"
 #include "../core/ulid_generator.hpp"
+#include "../core/uuidv7.hpp"
 
 namespace ulid_tsid::pg {
 
@@ -13,6 +14,7 @@ struct ProcessState {
   UlidGenerator ulid;
   UlidMonotonicGenerator ulid_monotonic;
   TsidGenerator tsid;
+  Uuidv7Generator uuidv7;
   bool tsid_started = false;  // per-process tsid sequence positioned after the clock
 };
 

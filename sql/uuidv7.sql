@@ -1,0 +1,82 @@
+-- uuidv7() on the core uuid type, its bounds, and uuid_extract_*() before PostgreSQL 17.
+SET timezone = 'UTC';
+
+-- RFC 9562 appendix A: the v7 example 017F22E2-79B0-7CC3-98C4-DC0C0C07398F and the v1
+-- example C232AB00-9414-11EC-B3C8-9F6BDECED846 are both Tuesday 2022-02-22 14:22:22 -05:00.
+SELECT uuid_extract_timestamp('017F22E2-79B0-7CC3-98C4-DC0C0C07398F') AS v7_time,
+       uuid_extract_version('017F22E2-79B0-7CC3-98C4-DC0C0C07398F') AS v7_version;
+SELECT uuid_extract_timestamp('C232AB00-9414-11EC-B3C8-9F6BDECED846') AS v1_time,
+       uuid_extract_version('C232AB00-9414-11EC-B3C8-9F6BDECED846') AS v1_version;
+-- NULL for versions without a timestamp and for other variants.
+SELECT uuid_extract_timestamp(gen_random_uuid()) IS NULL AS v4_no_time,
+       uuid_extract_version(gen_random_uuid()) AS v4_version,
+       uuid_extract_version('017F22E2-79B0-7CC3-18C4-DC0C0C07398F') IS NULL AS ncs_variant;
+
+-- The fraction matches the clock: a value made now has rand_a = 4096ths of its millisecond.
+SELECT least(d, 4096 - d) <= 8 AS fraction_near_clock  -- distance on the 4096 circle
+FROM (SELECT abs(((get_byte(uuid_send(u), 6) & 15) << 8 | get_byte(uuid_send(u), 7))
+                 - floor((extract(microseconds FROM t)::bigint % 1000) * 4.096)::int) AS d
+      FROM (SELECT clock_timestamp() AS t, uuidv7() AS u) s) f;
+
+-- A million values from one session: version 7, variant 10, distinct, strictly increasing.
+CREATE TEMP TABLE gen AS
+  SELECT n, uuidv7() AS id, clock_timestamp() AS made_at FROM generate_series(1, 1000000) n;
+SELECT count(*) AS n, count(DISTINCT id) AS distinct_ids,
+       count(*) FILTER (WHERE uuid_extract_version(id) <> 7) AS wrong_version,
+       count(*) FILTER (WHERE get_byte(uuid_send(id), 8) >> 6 <> 2) AS wrong_variant
+FROM gen;
+SELECT count(*) AS not_increasing FROM (
+  SELECT id, lag(id) OVER (ORDER BY n) AS prev FROM gen) s WHERE prev >= id;
+SELECT count(*) FILTER (WHERE abs(extract(epoch FROM uuid_extract_timestamp(id) - made_at)) >= 1) AS off_clock
+FROM gen;
+-- rand_a carries the sub-millisecond time: within a millisecond it rises with the clock,
+-- and a burst steps it by one 4096th.
+SELECT count(*) FILTER (WHERE ((get_byte(uuid_send(id), 6) & 15) << 8 | get_byte(uuid_send(id), 7))
+                            = ((get_byte(uuid_send(prev), 6) & 15) << 8 | get_byte(uuid_send(prev), 7)) + 1)
+         > 0 AS steps_of_one,
+       bool_and(substr(uuid_send(id), 9) <> substr(uuid_send(prev), 9)) AS fresh_random
+FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev FROM gen) s WHERE prev IS NOT NULL;
+DROP TABLE gen;
+
+-- Shifted: the timestamp moves by the interval (PostgreSQL 18's uuidv7(interval)).
+SELECT abs(extract(epoch FROM uuid_extract_timestamp(uuidv7(interval '-1 day')) - (clock_timestamp() - interval '1 day'))) < 1 AS minus_day,
+       abs(extract(epoch FROM uuid_extract_timestamp(uuidv7(interval '3 years 2 months')) - (clock_timestamp() + interval '3 years 2 months'))) < 1 AS plus_years,
+       uuid_extract_version(uuidv7(interval '1 hour')) AS version;
+SELECT split_part(regress_try(format('SELECT uuidv7(%L::interval)', i)), ':', 1) AS sqlstate,
+       regress_try(format('SELECT uuidv7(%L::interval)', i)) LIKE '%out of range for uuidv7%' AS says_why
+FROM (VALUES ('-100 years'), ('9000 years')) v(i);
+SELECT regress_try('SELECT uuidv7(interval ''1000000000 years'')') LIKE '22008:%' AS overflow_is_postgres_own;
+
+-- Bounds of a millisecond: every v7 UUID of it lies between them.
+SELECT uuidv7_lower_bound('2022-02-22 19:22:22Z'), uuidv7_upper_bound('2022-02-22 19:22:22Z');
+SELECT '017F22E2-79B0-7CC3-98C4-DC0C0C07398F'::uuid
+         BETWEEN uuidv7_lower_bound('2022-02-22 19:22:22Z') AND uuidv7_upper_bound('2022-02-22 19:22:22Z') AS inside;
+SELECT regress_try(format('SELECT uuidv7_lower_bound(%L)', t)) FROM (VALUES ('1969-12-31 23:59:59.999Z'), ('infinity')) v(t);
+
+-- Time-window index scans on a uuid key.
+CREATE TABLE v7_t (id uuid PRIMARY KEY DEFAULT uuidv7(), n int);
+INSERT INTO v7_t (n) SELECT n FROM generate_series(1, 1000) n;
+INSERT INTO v7_t (id, n) SELECT uuidv7(-n * interval '1 hour'), -n FROM generate_series(1, 48) n;
+ANALYZE v7_t;
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT * FROM v7_t
+WHERE id >= uuidv7_lower_bound(now() - interval '1 day') AND id < uuidv7_lower_bound(now() + interval '1 minute');
+RESET enable_seqscan;
+SELECT count(*) FROM v7_t
+WHERE id >= uuidv7_lower_bound(now() - interval '1 day' + interval '30 minutes')
+  AND id < uuidv7_lower_bound(now() + interval '1 minute');
+DROP TABLE v7_t;
+
+-- Conversions: a v7 UUID becomes a ulid with the same timestamp and the same order;
+-- ulid -> uuid keeps all 128 bits (the version bits are whatever the ulid had).
+SELECT ulid_timestamp('017F22E2-79B0-7CC3-98C4-DC0C0C07398F'::uuid::ulid) AS as_ulid_time;
+CREATE TEMP TABLE conv AS SELECT n, uuidv7() AS u FROM generate_series(1, 10000) n;
+SELECT count(*) FILTER (WHERE ulid_timestamp(u::ulid) <> uuid_extract_timestamp(u)) AS time_changed,
+       count(*) FILTER (WHERE u::ulid::uuid <> u) AS bits_changed FROM conv;
+SELECT count(*) AS order_mismatches FROM (
+  SELECT row_number() OVER (ORDER BY u) a, row_number() OVER (ORDER BY u::ulid) b FROM conv) s WHERE a <> b;
+DROP TABLE conv;
+
+SELECT proname, provolatile, proparallel FROM pg_proc
+WHERE proname IN ('uuidv7', 'uuidv7_lower_bound', 'uuid_extract_timestamp') ORDER BY 1, 2;
+RESET timezone;
