@@ -68,7 +68,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       FUZZ_CHECK(l.valid());
       // Slots are fixed per writer: only the node settings may change on one sequence.
       if (!any || (l.slot_bits == layout.slot_bits && l.slot == layout.slot) || layout.slot_bits == 0) {
-        if (!(any && layout.slot_bits == 0 && l.slot_bits != 0)) layout = l;
+        if (!(any && layout.slot_bits == 0 && l.slot_bits != 0)) {
+          // Another node id may still have a larger value in the last millisecond.
+          if (l.node_bits != layout.node_bits || l.node_id != layout.node_id) exhausted = false;
+          layout = l;
+        }
       }
     }
     int burst = (p[0] & 0x08) ? 1 + p[7] * ((p[0] & 0x20) ? 64 : 1) : 1;
