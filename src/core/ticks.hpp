@@ -24,21 +24,34 @@ class TickSequence {
   // Sets where a per-process sequence resumes (no effect on shared ticks).
   void resume_after(std::uint64_t last) noexcept { local_ = last; }
 
-  // Moves the sequence from its last tick to successor(last), atomically when
-  // shared; `successor` must return a value greater than its argument.
+  // Moves the sequence from its last tick to the tick `successor` gives, which
+  // must be greater; `successor(last, &next)` may refuse by returning false
+  // (no greater tick is left), and then nothing is stored and this returns false.
   template <typename Successor>
-  std::uint64_t advance(Successor successor) noexcept {
-    if (shared_ == nullptr) return local_ = successor(local_);
-    std::uint64_t last = shared_->load(std::memory_order_relaxed);
+  bool try_advance(Successor successor, std::uint64_t* claimed) noexcept {
     std::uint64_t next;
+    if (shared_ == nullptr) {
+      if (!successor(local_, &next)) return false;
+      *claimed = local_ = next;
+      return true;
+    }
+    std::uint64_t last = shared_->load(std::memory_order_relaxed);
     do {
-      next = successor(last);
+      if (!successor(last, &next)) return false;
     } while (!shared_->compare_exchange_weak(last, next, std::memory_order_relaxed));
-    return next;
+    *claimed = next;
+    return true;
   }
 
-  std::uint64_t claim(std::uint64_t candidate) noexcept {
-    return advance([candidate](std::uint64_t last) { return next_tick(last, candidate); });
+  // The next tick per next_tick(); false once the 64 bits are used up.
+  bool claim(std::uint64_t candidate, std::uint64_t* claimed) noexcept {
+    return try_advance(
+        [candidate](std::uint64_t last, std::uint64_t* next) {
+          if (last == ~std::uint64_t{0}) return false;
+          *next = next_tick(last, candidate);
+          return true;
+        },
+        claimed);
   }
 
  private:

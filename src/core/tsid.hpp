@@ -54,20 +54,31 @@ struct TsidLayout {
   }
 };
 
-// The smallest value of `layout` above `last` (whatever layout `last` had); a
-// millisecond past kTsidMaxMs when there is none.
-inline std::uint64_t tsid_successor(std::uint64_t last, const TsidLayout& layout) noexcept {
+// The smallest value of `layout` above `last` (whatever layout `last` had);
+// false when there is none before the end of TSID time (2159).
+inline bool tsid_successor(std::uint64_t last, const TsidLayout& layout, std::uint64_t* next) noexcept {
   const std::uint64_t ms = tsid_time_ms(last);
   const std::uint64_t node = tsid_node(last, layout.node_bits);
   const std::uint64_t counter = (last & ((std::uint64_t{1} << (kTsidLowBits - layout.node_bits)) - 1)) >>
                                 layout.slot_bits;
-  if (node < layout.node_id) return layout.compose(ms, 0);
+  if (node < layout.node_id) {
+    *next = layout.compose(ms, 0);
+    return true;
+  }
   if (node == layout.node_id) {
     const std::uint64_t same = layout.compose(ms, counter);
-    if (same > last) return same;
-    if (counter + 1 < (std::uint64_t{1} << layout.counter_bits())) return layout.compose(ms, counter + 1);
+    if (same > last) {
+      *next = same;
+      return true;
+    }
+    if (counter + 1 < (std::uint64_t{1} << layout.counter_bits())) {
+      *next = layout.compose(ms, counter + 1);
+      return true;
+    }
   }
-  return layout.compose(ms + 1, 0);
+  if (ms == kTsidMaxMs) return false;
+  *next = layout.compose(ms + 1, 0);
+  return true;
 }
 
 }  // namespace ulid_tsid

@@ -28,11 +28,15 @@ class TsidGenerator {
       return GenerateStatus::kClockOutOfRange;
     }
     const std::uint64_t candidate = layout.compose(static_cast<std::uint64_t>(now_unix_ms - kTsidEpochUnixMs), 0);
-    const std::uint64_t value = ticks_.advance([&layout, candidate](std::uint64_t last) {
-      const std::uint64_t successor = tsid_successor(last, layout);
-      return successor > candidate ? successor : candidate;
-    });
-    if (value < candidate) return GenerateStatus::kExhausted;  // wrapped past 2159
+    std::uint64_t value = 0;
+    const bool claimed = ticks_.try_advance(
+        [&layout, candidate](std::uint64_t last, std::uint64_t* next) {
+          if (!tsid_successor(last, layout, next)) return false;
+          if (*next < candidate) *next = candidate;
+          return true;
+        },
+        &value);
+    if (!claimed) return GenerateStatus::kExhausted;
     *out = value;
     return GenerateStatus::kOk;
   }

@@ -35,8 +35,22 @@ class UlidGenerator {
     }
     const std::uint64_t sequence_start = ((random[0] << 8) | random[1]) & 0x7FFF;
     const std::uint64_t candidate = (static_cast<std::uint64_t>(now_ms) << 16) | sequence_start;
-    const std::uint64_t high = ticks_.claim(candidate);
-    if (high < candidate) return GenerateStatus::kExhausted;  // wrapped past year 10889
+    // A later millisecond starts at the candidate; within the same (or an
+    // earlier, when the clock stepped back) millisecond the sequence counts on,
+    // and at the very last tick (year 10889) it refuses rather than wrap.
+    std::uint64_t high = 0;
+    const bool claimed = ticks_.try_advance(
+        [candidate](std::uint64_t last, std::uint64_t* next) {
+          if ((candidate >> 16) > (last >> 16) || last == 0) {  // 0: nothing claimed yet
+            *next = candidate;
+            return true;
+          }
+          if (last == ~std::uint64_t{0}) return false;
+          *next = last + 1;
+          return true;
+        },
+        &high);
+    if (!claimed) return GenerateStatus::kExhausted;
     std::uint64_t low = 0;
     for (int i = 2; i < kUlidRandomBytes; ++i) low = (low << 8) | random[i];
     ulid_store(high, low, out);

@@ -62,8 +62,9 @@ class Uuidv7Generator {
       return GenerateStatus::kClockOutOfRange;
     }
     const std::uint64_t candidate = uuidv7_tick(now_unix_ns);
-    *tick = ticks_.claim(candidate);
-    if ((*tick >> kSubMsBits) > kUuidv7MaxMs) return GenerateStatus::kExhausted;
+    if (!ticks_.claim(candidate, tick) || (*tick >> kSubMsBits) > kUuidv7MaxMs) {
+      return GenerateStatus::kExhausted;
+    }
     return GenerateStatus::kOk;
   }
 

@@ -15,6 +15,13 @@ namespace {
 using ulid_tsid::next_tick;
 using ulid_tsid::TickSequence;
 
+// The claimed tick; every claim in these tests is far from the end of the 64 bits.
+static std::uint64_t Claim(ulid_tsid::TickSequence& sequence, std::uint64_t candidate) {
+  std::uint64_t tick = 0;
+  EXPECT_TRUE(sequence.claim(candidate, &tick));
+  return tick;
+}
+
 TEST(NextTick, AheadTakesCandidateElseLastPlusOne) {
   EXPECT_EQ(next_tick(0, 5), 5u);
   EXPECT_EQ(next_tick(5, 5), 6u);
@@ -27,28 +34,28 @@ TEST(NextTick, AheadTakesCandidateElseLastPlusOne) {
 TEST(TickSequence, LocalClaimsFollowNextTick) {
   TickSequence t;
   EXPECT_FALSE(t.shared());
-  EXPECT_EQ(t.claim(100), 100u);
-  EXPECT_EQ(t.claim(100), 101u);
-  EXPECT_EQ(t.claim(50), 102u);
-  EXPECT_EQ(t.claim(200), 200u);
-  EXPECT_EQ(t.claim(0), 201u);
+  EXPECT_EQ(Claim(t, 100), 100u);
+  EXPECT_EQ(Claim(t, 100), 101u);
+  EXPECT_EQ(Claim(t, 50), 102u);
+  EXPECT_EQ(Claim(t, 200), 200u);
+  EXPECT_EQ(Claim(t, 0), 201u);
 }
 
 TEST(TickSequence, ShareAndUnshare) {
   std::atomic<std::uint64_t> shared{1000};
   TickSequence a, b;
-  EXPECT_EQ(a.claim(10), 10u);
+  EXPECT_EQ(Claim(a, 10), 10u);
   a.share(&shared);
   b.share(&shared);
   EXPECT_TRUE(a.shared());
-  EXPECT_EQ(a.claim(10), 1001u) << "the shared last value rules";
-  EXPECT_EQ(b.claim(10), 1002u);
-  EXPECT_EQ(b.claim(5000), 5000u);
-  EXPECT_EQ(a.claim(4000), 5001u);
+  EXPECT_EQ(Claim(a, 10), 1001u) << "the shared last value rules";
+  EXPECT_EQ(Claim(b, 10), 1002u);
+  EXPECT_EQ(Claim(b, 5000), 5000u);
+  EXPECT_EQ(Claim(a, 4000), 5001u);
   EXPECT_EQ(shared.load(), 5001u);
   a.share(nullptr);
   EXPECT_FALSE(a.shared());
-  EXPECT_EQ(a.claim(10), 11u) << "back to its own local sequence";
+  EXPECT_EQ(Claim(a, 10), 11u) << "back to its own local sequence";
   EXPECT_EQ(shared.load(), 5001u) << "local claims do not touch the shared value";
 }
 
@@ -89,7 +96,7 @@ TEST(TickSequence, SharedAcrossThreadsNeverDuplicates) {
       ready.fetch_add(1);
       while (ready.load() < kThreads) {
       }
-      for (int i = 0; i < kClaims; ++i) mine.push_back(seq.claim(candidates[i]));
+      for (int i = 0; i < kClaims; ++i) mine.push_back(Claim(seq, candidates[i]));
     });
   }
   for (auto& th : threads) th.join();
