@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The main job: install the dependencies, build and install the extension, start
+# a throwaway cluster inside the checkout (with the library preloaded), run the
+# demo, then the benchmarks (generation cost and insert locality).
+#
+#   bash scripts/demo.sh            default sizes, a few minutes on 2 cores
+#   LONG=1 bash scripts/demo.sh     the long benchmark run
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+bash scripts/install-deps.sh
+mkdir -p .cluster/logs
+flock /tmp/ulid_tsid.make.lock bash -c 'make -j2 && make install' >.cluster/logs/build.log 2>&1 ||
+  { tail -40 .cluster/logs/build.log; exit 1; }
+source scripts/cluster.sh
+cluster_start demo 55433 "shared_preload_libraries = 'ulid_tsid'"
+trap 'cluster_stop demo' EXIT
+psql -X -v ON_ERROR_STOP=0 -f scripts/demo.sql 2>&1
+cluster_stop demo
+trap - EXIT
+if [ -f test/bench/run.sh ]; then
+  bash test/bench/run.sh
+fi
