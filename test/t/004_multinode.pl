@@ -1,0 +1,177 @@
+# Three clusters generate keys at the same time (two with per-backend
+# sequences, one with ulid_tsid preloaded for cluster-wide ones), each with its
+# own ulid_tsid.node_id when the tsid settings exist; bulk inserts run next to
+# pgbench -C, which opens a new connection for every transaction so backend
+# slots are reused all the time. All rows are then gathered into one table
+# through postgres_fdw: not one ulid, uuid or tsid may repeat, and every tsid
+# carries the node id of the cluster that made it.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use IPC::Run;
+
+my $bulk_rows  = 20000;    # per bulk session
+my $bulk_sess  = 2;        # bulk sessions per node
+my $churn_cli  = 3;        # pgbench -C clients per node
+my $churn_tx   = 300;      # transactions (= connections) per pgbench client
+my $churn_rows = 5;        # rows per transaction
+
+my @nodes;
+for my $i (1 .. 3)
+{
+	my $node = PostgreSQL::Test::Cluster->new("node$i");
+	$node->init;
+	$node->append_conf('postgresql.conf',
+		"max_connections = 30\nshared_buffers = 16MB\nlog_statement = none\nlog_connections = off");
+	$node->append_conf('postgresql.conf', "shared_preload_libraries = 'ulid_tsid'") if $i == 3;
+	$node->start;
+	$node->safe_psql('postgres', 'CREATE EXTENSION ulid_tsid');
+	push @nodes, $node;
+}
+
+my $has_tsid = $nodes[0]->safe_psql('postgres',
+	"SELECT count(*) FROM pg_type WHERE typname = 'tsid'") eq '1';
+my $has_uuidv7 = $nodes[0]->safe_psql('postgres',
+	"SELECT count(*) FROM pg_proc WHERE proname = 'uuidv7' AND pronargs = 0") ne '0';
+my $has_node_guc = $nodes[0]->safe_psql('postgres',
+	"SELECT generate_ulid() IS NOT NULL; SELECT count(*) FROM pg_settings WHERE name = 'ulid_tsid.node_id'")
+  =~ /\n1$/;
+note ">> tsid type: " . ($has_tsid ? 'yes' : 'no') . ", uuidv7(): " . ($has_uuidv7 ? 'yes' : 'no')
+  . ", node_id setting: " . ($has_node_guc ? 'yes' : 'no');
+
+my $uuid_expr = $has_uuidv7 ? 'uuidv7()' : 'gen_random_uuid()';
+my $tsid_col  = $has_tsid ? ', ts tsid NOT NULL' : '';
+my $tsid_expr = $has_tsid ? ', generate_tsid()' : '';
+
+for my $i (1 .. 3)
+{
+	my $node = $nodes[ $i - 1 ];
+	if ($has_node_guc)
+	{
+		$node->append_conf('postgresql.conf', "ulid_tsid.node_id = $i");
+		$node->reload;
+	}
+	$node->safe_psql('postgres', "CREATE TABLE keys (id ulid NOT NULL, u uuid NOT NULL $tsid_col, how text NOT NULL)");
+}
+
+SKIP:
+{
+	skip 'ulid_tsid.node_id not built', 3 unless $has_node_guc;
+	for my $i (1 .. 3)
+	{
+		$nodes[ $i - 1 ]->poll_query_until('postgres',
+			"SELECT generate_ulid() IS NOT NULL; SHOW ulid_tsid.node_id", "t\n$i")
+		  or diag "node$i did not take ulid_tsid.node_id = $i";
+		is($nodes[ $i - 1 ]->safe_psql('postgres', "SELECT generate_ulid() IS NOT NULL; SHOW ulid_tsid.node_id"),
+			"t\n$i", "node$i: ulid_tsid.node_id = $i");
+	}
+}
+
+# Everything at once: bulk sessions and connection-churning pgbench on all nodes.
+my $tmp    = PostgreSQL::Test::Utils::tempdir;
+my $script = "$tmp/churn.sql";
+open my $fh, '>', $script or die;
+print $fh "INSERT INTO keys SELECT generate_ulid(), $uuid_expr $tsid_expr, 'churn' FROM generate_series(1, $churn_rows);\n";
+close $fh;
+
+my @jobs;
+for my $node (@nodes)
+{
+	for my $s (1 .. $bulk_sess)
+	{
+		push @jobs,
+		  IPC::Run::start(
+			[
+				'psql', '-XAtq', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('postgres'), '-c',
+				"INSERT INTO keys SELECT generate_ulid(), $uuid_expr $tsid_expr, 'bulk' FROM generate_series(1, $bulk_rows)"
+			],
+			'>', "$tmp/out", '2>', "$tmp/bulk_" . $node->name . "_$s.err");
+	}
+	push @jobs,
+	  IPC::Run::start(
+		[
+			'pgbench', '-n', '-C', '-c', $churn_cli, '-j', 1, '-t', $churn_tx, '-f', $script,
+			'-h', $node->host, '-p', $node->port, 'postgres'
+		],
+		'>', "$tmp/pgbench_" . $node->name . ".out", '2>&1');
+}
+my $failed_jobs = 0;
+for my $job (@jobs)
+{
+	$job->finish;
+	$failed_jobs++ if $job->result != 0;
+}
+is($failed_jobs, 0, 'all generating sessions and pgbench runs succeeded')
+  or diag(join "\n", map { slurp_file($_) } glob("$tmp/*.err $tmp/pgbench_*.out"));
+
+my $per_node = $bulk_sess * $bulk_rows + $churn_cli * $churn_tx * $churn_rows;
+for my $node (@nodes)
+{
+	is($node->safe_psql('postgres', 'SELECT count(*) FROM keys'), $per_node, $node->name . ": all rows written");
+}
+
+# Gather everything on node1 through postgres_fdw.
+my $hub = $nodes[0];
+$hub->safe_psql('postgres', 'CREATE EXTENSION postgres_fdw');
+for my $i (2 .. 3)
+{
+	my $n = $nodes[ $i - 1 ];
+	my ($host, $port) = ($n->host, $n->port);
+	$hub->safe_psql('postgres', qq{
+CREATE SERVER node$i FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host '$host', port '$port', dbname 'postgres');
+CREATE USER MAPPING FOR CURRENT_USER SERVER node$i;
+CREATE FOREIGN TABLE keys_node$i (id ulid NOT NULL, u uuid NOT NULL $tsid_col, how text NOT NULL)
+    SERVER node$i OPTIONS (table_name 'keys');
+});
+}
+$hub->safe_psql('postgres', q{
+CREATE TABLE all_keys AS
+    SELECT 1 AS node, * FROM keys
+    UNION ALL SELECT 2, * FROM keys_node2
+    UNION ALL SELECT 3, * FROM keys_node3;
+});
+is($hub->safe_psql('postgres', 'SELECT count(*) FROM all_keys'), 3 * $per_node, 'all rows gathered');
+is( $hub->safe_psql(
+		'postgres', q{
+SELECT (SELECT count(*) FROM all_keys) - (SELECT count(DISTINCT id) FROM all_keys)}),
+	'0',
+	'zero duplicate ulids across the three clusters');
+is( $hub->safe_psql(
+		'postgres', q{
+SELECT (SELECT count(*) FROM all_keys) - (SELECT count(DISTINCT u) FROM all_keys)}),
+	'0',
+	"zero duplicate uuids ($uuid_expr) across the three clusters");
+SKIP:
+{
+	skip 'tsid not built', 3 unless $has_tsid;
+	is( $hub->safe_psql(
+			'postgres', q{
+SELECT (SELECT count(*) FROM all_keys) - (SELECT count(DISTINCT ts) FROM all_keys)}),
+		'0',
+		'zero duplicate tsids across the three clusters');
+	is( $hub->safe_psql(
+			'postgres', q{
+SELECT how, node, ts FROM all_keys WHERE ts IN (SELECT ts FROM all_keys GROUP BY ts HAVING count(*) > 1)
+ORDER BY ts LIMIT 10}),
+		'',
+		'no duplicate tsid (listing)');
+  SKIP:
+	{
+		skip 'ulid_tsid.node_id not built', 1 unless $has_node_guc;
+		is( $hub->safe_psql(
+				'postgres', q{SELECT count(*) FROM all_keys WHERE tsid_node(ts) <> node}),
+			'0',
+			'every tsid carries the node id of the cluster that generated it');
+	}
+}
+
+# A unique index over the gathered keys builds (the database's own verdict).
+my ($rc, $out, $err) = $hub->psql('postgres',
+	'CREATE UNIQUE INDEX ON all_keys (id); CREATE UNIQUE INDEX ON all_keys (u)'
+	  . ($has_tsid ? '; CREATE UNIQUE INDEX ON all_keys (ts)' : ''));
+is($rc, 0, 'unique indexes build over the gathered keys') or diag($err);
+
+$_->stop for @nodes;
+done_testing();
