@@ -17,7 +17,8 @@
 # run only without preload.
 #
 # Environment:
-#   ROWS=1000000        rows per key type and setting (LONG=1: 10000000)
+#   ROWS=2000000        rows per key type and setting (LONG=1: 10000000); 2M rows make
+#                       a bigint PK ~43MB and a uuid PK ~76MB against shared_buffers=32MB
 #   KEYS="..."          key types, from: bigserial uuidv4 plpgsql_tsid uuidv7 ulid tsid bigint_tsid
 #   SETTINGS="rare frequent"   MODES="plain preload"
 #   STRETCHES=10 BATCH=100 CLIENTS=2 SHARED_BUFFERS=32MB
@@ -33,7 +34,7 @@ source "$HERE/lib.sh"
 export PATH="$PGBIN:$PATH"
 
 LONG="${LONG:-0}"
-if [ "$LONG" = 1 ]; then ROWS="${ROWS:-10000000}"; else ROWS="${ROWS:-1000000}"; fi
+if [ "$LONG" = 1 ]; then ROWS="${ROWS:-10000000}"; else ROWS="${ROWS:-2000000}"; fi
 KEYS="${KEYS:-bigserial uuidv4 plpgsql_tsid uuidv7 ulid tsid bigint_tsid}"
 SETTINGS="${SETTINGS:-rare frequent}"
 MODES="${MODES:-plain preload}"
@@ -111,7 +112,7 @@ run_key() {  # setting mode key
   local wstart=$w0 fstart=$f0 cstart=$c0
   for ((s = 1; s <= STRETCHES; s++)); do
     if ! out="$(pgbench -n -c "$CLIENTS" -j "$CLIENTS" -t "$TX" -D batch="$BATCH" -f "$HERE/insert_batch.sql" 2>&1)"; then
-      echo "FAIL: $key in $mode/$setting, stretch $s:"; echo "$out" | tail -5; return 1
+      echo "FAIL: $key in $mode/$setting, stretch $s:"; echo "$out" | grep -iE -m3 'error|fatal|abort'; return 1
     fi
     tps="$(echo "$out" | awk '/^tps = / {print $3; exit}')"
     if [ -z "$tps" ]; then echo "FAIL: $key: no tps in pgbench output"; echo "$out" | tail -5; return 1; fi
@@ -191,7 +192,7 @@ echo
 echo "== insert locality ($ROWS_STRETCH x $STRETCHES rows per key type; rates: rows/s over the last 20% of rows and over all)"
 cut -d, -f1-3,5-7,9-13,14-18 "$SUMMARY" | sed '1s/rows_per_s_last20pct/rows_s_last/; 1s/rows_per_s_all/rows_s_all/; 1s/avg_leaf_density/density/; 1s/leaf_fragmentation/frag/; 1s/wal_bytes_per_row/wal_B_row/; 1s/fpi_per_1k_rows/fpi_1k/' >"$TMP/pretty.csv"
 csv_pretty "$TMP/pretty.csv"
-echo "CSV: $SUMMARY, per stretch: $RAW"
+echo "CSV: $SUMMARY, per stretch: $RAW ($SECONDS s)"
 
 # Markdown for the README.
 {
@@ -215,6 +216,7 @@ if [ "$PLOT" = 1 ] && command -v gnuplot >/dev/null && [ "$(wc -l <"$RAW")" -gt 
   term="pngcairo size 1600,1100 font 'sans,10'"
   gnuplot -e "set terminal pngcairo" >/dev/null 2>&1 </dev/null || term="png size 1600,1100"
   awk -F, -v dir="$TMP" 'NR > 1 { f = dir "/series_" $1 "_" $3 "_" $2 ".dat"; print $5, $8, $9 / 1048576 >> f }' "$RAW"
+  ymax="$(awk -F, 'NR > 1 && $8 > m { m = $8 } END { printf "%.0f", m * 1.05 + 1 }' "$RAW")"   # same scale in both rate panels
   {
     echo "set terminal $term"
     echo "set output '$OUT_DIR/insert_locality.png'"
@@ -224,7 +226,7 @@ if [ "$PLOT" = 1 ] && command -v gnuplot >/dev/null && [ "$(wc -l <"$RAW")" -gt 
     for panel in rate pk; do
       for setting in $SETTINGS; do
         if [ "$panel" = rate ]; then
-          echo "set title '$setting checkpoints: rows/s per stretch'; set xlabel 'rows inserted'; set ylabel 'rows/s'; set yrange [0:*]"
+          echo "set title '$setting checkpoints: rows/s per stretch'; set xlabel 'rows inserted'; set ylabel 'rows/s'; set yrange [0:$ymax]"
           col=2
         else
           echo "set title '$setting checkpoints: PK index size'; set xlabel 'rows inserted'; set ylabel 'PK MB'; set yrange [0:*]"
