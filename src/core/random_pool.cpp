@@ -12,6 +12,7 @@ bool RandomPool::reseed(int pid) noexcept {
   nonce_ = 0;
   used_ = kBlockBytes;
   pid_ = pid;
+  seeded_ = true;
   return true;
 }
 
@@ -29,7 +30,7 @@ void RandomPool::refill() noexcept {
 }
 
 bool RandomPool::fill(int pid, void* out, std::size_t length) noexcept {
-  if (pid != pid_ && !reseed(pid)) return false;
+  if ((pid != pid_ || !seeded_) && !reseed(pid)) return false;
   auto* dest = static_cast<unsigned char*>(out);
   while (length > 0) {
     if (used_ == kBlockBytes) refill();

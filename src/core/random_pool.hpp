@@ -24,7 +24,8 @@ class RandomPool {
   static constexpr std::size_t kKeyBytes = 32;
   static constexpr std::size_t kBlockBytes = 1024;
 
-  int pid_ = 0;  // 0: never seeded
+  bool seeded_ = false;
+  int pid_ = 0;
   std::uint64_t nonce_ = 0;
   std::size_t used_ = kBlockBytes;
   unsigned char key_[kKeyBytes] = {};

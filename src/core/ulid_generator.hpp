@@ -41,7 +41,8 @@ class UlidGenerator {
     std::uint64_t high = 0;
     const bool claimed = ticks_.try_advance(
         [candidate](std::uint64_t last, std::uint64_t* next) {
-          if ((candidate >> 16) > (last >> 16) || last == 0) {  // 0: nothing claimed yet
+          // last == 0: nothing claimed yet (a candidate of 0 then falls through to 1).
+          if ((candidate >> 16) > (last >> 16) || (last == 0 && candidate > 0)) {
             *next = candidate;
             return true;
           }

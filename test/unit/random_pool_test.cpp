@@ -127,3 +127,13 @@ TEST(RandomPool, BitsAreBalanced) {
 }
 
 }  // namespace
+
+// Regression: pid 0 must still seed from the kernel, not hand out the keystream
+// of an all-zero key.
+TEST(RandomPool, PidZeroIsSeededToo) {
+  ulid_tsid::RandomPool a, b;
+  std::uint8_t x[32], y[32];
+  ASSERT_TRUE(a.fill(0, x, sizeof x));
+  ASSERT_TRUE(b.fill(0, y, sizeof y));
+  EXPECT_NE(std::memcmp(x, y, sizeof x), 0) << "two pools seeded independently differ";
+}

@@ -432,3 +432,18 @@ TEST(UlidMonotonic, StrictlyIncreasingUnderASimulatedClock) {
 }
 
 }  // namespace
+
+// Regression (found by fuzz_ulid_generator): at ms 0 with a zero sequence start
+// the candidate is 0, the same as "nothing claimed"; it must not be handed out
+// again and again.
+TEST(UlidGenerator, ZeroCandidateAtEpochNeverRepeats) {
+  UlidGenerator g;
+  const Random10 zero = {{0, 0, 0, 0, 0, 0, 0, 0, 0, 0}};
+  std::uint8_t prev[16], out[16];
+  ASSERT_EQ(g.next(0, zero.r, prev), GenerateStatus::kOk);
+  for (int n = 0; n < 1000; ++n) {
+    ASSERT_EQ(g.next(0, zero.r, out), GenerateStatus::kOk);
+    ASSERT_GT(std::memcmp(out, prev, 16), 0) << "n=" << n;
+    std::memcpy(prev, out, 16);
+  }
+}
