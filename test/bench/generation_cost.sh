@@ -17,6 +17,7 @@
 # A function too slow for N calls in about a second (measured by a probe) is
 # timed over N/10 or N/100 rows instead (column n_calls).
 # Runs once without and once with shared_preload_libraries = 'ulid_tsid'.
+# generate_tsid() is also timed with ulid_tsid.node_bits = 0 (see the .md).
 #
 # Environment: N=1000000 REPS=7 MODES="plain preload" OUT_DIR=test/bench/results
 #              PORT_BASE=55452 (uses PORT_BASE, PORT_BASE+1)
@@ -134,6 +135,24 @@ for mode in $MODES; do
   if ! q -f "$TMP/run.$mode.sql" >"$TMP/run.$mode.out" 2>&1; then
     echo "FAIL: timing session:"; tail -5 "$TMP/run.$mode.out"; FAILED=$((FAILED + 1))
   fi
+  # generate_tsid() again with ulid_tsid.node_bits = 0 (all 22 low bits for the
+  # counter): at the default 10 node bits a tight loop can use up a millisecond's
+  # counter values and then waits for the clock; this separates CPU cost from that.
+  if [ "$has_tsid" = t ] && grep -q '^generate_tsid()|' "$TMP/items.$mode" &&
+     q -c "LOAD 'ulid_tsid'" -c "ALTER SYSTEM SET ulid_tsid.node_bits = 0" -c "SELECT pg_reload_conf()" >/dev/null 2>&1; then
+    sleep 0.5
+    tsid_table="$(awk -F'|' '$1 == "generate_tsid()" { print $5 }' "$TMP/items.$mode")"
+    echo "generate_tsid() node_bits=0|generator|generate_tsid()|1|gc_n_$N|$N" >>"$TMP/items.$mode"
+    i="$(wc -l <"$TMP/items.$mode")"
+    {
+      echo "SET jit = off; SET max_parallel_workers_per_gather = 0;"
+      for ((r = 0; r <= REPS; r++)); do
+        echo "\\echo @ $r f $i"; explain "generate_tsid()" "gc_n_$N"
+        echo "\\echo @ $r b $i"; explain "1" "gc_n_$N"
+      done
+    } | q >>"$TMP/run.$mode.out" 2>&1 || { echo "FAIL: generate_tsid() with node_bits = 0"; FAILED=$((FAILED + 1)); }
+    q -c "LOAD 'ulid_tsid'" -c "ALTER SYSTEM RESET ulid_tsid.node_bits" -c "SELECT pg_reload_conf()" >/dev/null
+  fi
   # Per item: per-round net ns/call; median, min, max; gross median.
   awk -v mode="$mode" -v reps="$REPS" -v items="$TMP/items.$mode" '
     function median(a, k,   i, j, t, b) { for (i = 1; i <= k; i++) b[i] = a[i]
@@ -174,6 +193,7 @@ echo "CSV: $CSV ($SECONDS s)"
   echo "- text out/in: \`col::text\` on a materialized column, \`txt::type\` from a materialized text column (I/O conversion casts, like uuid's and int8's)"
   echo "- preload: plain = library loaded per backend; preload = shared_preload_libraries='ulid_tsid'"
   echo "- net_x_nextval: net cost relative to nextval() (sequence with CACHE 1) in the same mode"
+  echo "- generate_tsid() node_bits=0: the same with ulid_tsid.node_bits = 0 (22 counter bits), so that a tight loop never uses up a millisecond; with the default 10 node bits (and, without preload, the backend-slot bits) the counter caps how many TSIDs a millisecond holds, and generate_tsid() waits for the next millisecond"
   echo
   csv_markdown "$CSV"
 } >"$OUT_DIR/generation_cost.md"
