@@ -11,29 +11,50 @@ tap_bindir="$(pg_config --bindir)"
 tap_pgxs="$(dirname "$(pg_config --pgxs)")/.."   # .../lib/pgxs/src
 tap_dir="$tap_root/build/tap"
 tap_files=()
-for f in "$@"; do tap_files+=("$(cd "$(dirname "$f")" && pwd)/$(basename "$f")"); done
+for tap_f in "$@"; do tap_files+=("$(cd "$(dirname "$tap_f")" && pwd)/$(basename "$tap_f")"); done
 [ ${#tap_files[@]} -eq 0 ] && tap_files=("$tap_root"/test/t/*.pl)
 tap_failed=0
 tap_total=0
 mkdir -p "$tap_logs" "$tap_dir"
-rm -rf "$tap_dir/tmp_check"
-tap_run() {
-  if [ "$(id -u)" -eq 0 ]; then
-    chown -R postgres: "$tap_dir"
-    runuser -u postgres -- "$@"
-  else
-    "$@"
-  fi
+tap_as_pg() {
+  if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
+if [ "$(id -u)" -eq 0 ]; then
+  chown postgres: "$tap_dir"
+  if ! runuser -u postgres -- test -w "$tap_dir"; then
+    # The checkout is out of the postgres user's reach: run from /tmp.
+    tap_dir="$(mktemp -d /tmp/ulid_tsid_tap.XXXXXX)"; chmod 755 "$tap_dir"; chown postgres: "$tap_dir"
+    mkdir -p "$tap_dir/t"; cp "${tap_files[@]}" "$tap_dir/t/"; chown -R postgres: "$tap_dir"
+    tap_files=("$tap_dir"/t/*.pl)
+    echo "tap: postgres cannot reach $tap_root/build/tap; running in $tap_dir"
+  fi
+fi
+# Stops any server a killed or timed-out test script left behind (only ours:
+# the clusters under this suite's tmp_check).
+tap_stop_leftovers() {
+  local pidfile
+  for pidfile in "$tap_dir"/tmp_check/*/pgdata/postmaster.pid "$tap_dir"/tmp_check/*/*/pgdata/postmaster.pid; do
+    [ -f "$pidfile" ] || continue
+    tap_as_pg "$tap_bindir/pg_ctl" -D "$(dirname "$pidfile")" -m immediate -w stop >/dev/null 2>&1 &&
+      echo "tap: stopped a leftover server in $(dirname "$pidfile")"
+  done
+}
+# One run at a time per checkout (two runs would share build/tap).
 (
+  flock 9
+  tap_stop_leftovers
+  rm -rf "$tap_dir/tmp_check"
   cd "$tap_dir" &&
-  tap_run env PATH="$tap_bindir:$PATH" \
+  tap_as_pg env PATH="$tap_bindir:$PATH" \
     PERL5LIB="$tap_pgxs/test/perl${PERL5LIB:+:$PERL5LIB}" \
     PG_REGRESS="$tap_pgxs/test/regress/pg_regress" \
     TESTDIR="$tap_dir" PGDATABASE=postgres \
     PG_TEST_TIMEOUT_DEFAULT="${PG_TEST_TIMEOUT_DEFAULT:-120}" \
     timeout -k 10 "${TAP_TIMEOUT:-900}" prove --timer -v "${tap_files[@]}"
-) >"$tap_logs/tap.log" 2>"$tap_logs/tap.err"
+  rc=$?
+  tap_stop_leftovers
+  exit $rc
+) 9>"$tap_dir.lock" >"$tap_logs/tap.log" 2>"$tap_logs/tap.err"
 tap_rc=$?
 # On the terminal: each script's verdict and timing, failed assertions, the
 # tests' key measurements (notes starting ">>"), skips, and the summary; then
@@ -48,13 +69,13 @@ tap_total=$(sed -nE 's/^Files=[0-9]+, Tests=([0-9]+),.*/\1/p' "$tap_logs/tap.log
 # non-zero or broke its plan with F=0 (counted as one failure).
 # The framework sends a script's own stderr (die messages, SQL errors) to its
 # regress_log: show the end of it for every script that did not pass.
-for f in $(sed -nE 's/^(\S+\.pl) \(Wstat: .*/\1/p' "$tap_logs/tap.log"); do
-  l="$tap_dir/tmp_check/log/regress_log_$(basename "$f" .pl)"
-  [ -f "$l" ] || continue
-  echo "---- errors in $l"
-  grep -E -A3 'error running SQL|ERROR: |FATAL: |Bail out|died|timed out| at \S+ line [0-9]+\.$' "$l" | head -60
-  echo "---- tail of $l"
-  tail -15 "$l"
+for tap_f in $(sed -nE 's/^(\S+\.pl) +\(Wstat: .*/\1/p' "$tap_logs/tap.log"); do
+  tap_l="$tap_dir/tmp_check/log/regress_log_$(basename "$tap_f" .pl)"
+  [ -f "$tap_l" ] || continue
+  echo "---- errors in $tap_l"
+  grep -E -A3 'error running SQL|ERROR: |FATAL: |Bail out|died|timed out| at \S+ line [0-9]+\.$' "$tap_l" | head -60
+  echo "---- tail of $tap_l"
+  tail -15 "$tap_l"
 done
 tap_summary=$(sed -nE 's/.*\(Wstat: [0-9]+.* Tests: [0-9]+ Failed: ([0-9]+)\).*/\1/p' "$tap_logs/tap.log")
 tap_failed_asserts=$(echo "$tap_summary" | awk 'NF {s += $1} END {print s+0}')

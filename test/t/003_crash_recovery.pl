@@ -231,41 +231,65 @@ cmp_ok(scalar(keys %acked), '>=', $kill_after / 2, 'round 1: clients had acknowl
 
 $node->start;
 verify('round 1');
-my ($max1) = $node->safe_psql('postgres', 'SELECT max(id) FROM acked');
-is($node->safe_psql('postgres', "INSERT INTO acked (sess, batch, n) VALUES (0, 1, 0) RETURNING id > '$max1'"),
-	't', 'round 1: generate_ulid() after recovery sorts after every recovered key');
-SKIP:
+keys_move_forward('round 1');
+
+# The generators after recovery: new keys sort after every recovered one.
+sub keys_move_forward
 {
-	skip 'tsid not built', 1 unless $has_tsid;
+	my ($label) = @_;
 	is( $node->safe_psql(
 			'postgres',
-			"INSERT INTO acked (sess, batch, n) VALUES (0, 2, 0) RETURNING ts > (SELECT max(ts) FROM acked WHERE sess <> 0)"),
+			"INSERT INTO acked (sess, batch, n) VALUES (0, 1, 0) RETURNING id > (SELECT max(id) FROM acked WHERE sess <> 0)"),
 		't',
-		'round 1: generate_tsid() after recovery sorts after every recovered key');
+		"$label: generate_ulid() after recovery sorts after every recovered key");
+  SKIP:
+	{
+		skip 'tsid not built', 1 unless $has_tsid;
+		is( $node->safe_psql(
+				'postgres',
+				"INSERT INTO acked (sess, batch, n) VALUES (0, 2, 0) RETURNING ts > (SELECT max(ts) FROM acked WHERE sess <> 0)"),
+			't',
+			"$label: generate_tsid() after recovery sorts after every recovered key");
+	}
+	$node->safe_psql('postgres', 'DELETE FROM acked WHERE sess = 0');
 }
-$node->safe_psql('postgres', 'DELETE FROM acked WHERE sess = 0');
 
-# Round 2: SIGKILL to one client's backend; the postmaster kills the rest,
-# reinitializes shared memory and recovers by itself.
+# SIGKILL to one client's backend; the postmaster kills the rest, reinitializes
+# shared memory and recovers by itself.
+sub backend_crash_round
+{
+	my ($round) = @_;
+	my $label  = "round $round";
+	my $before = scalar(keys %acked);
+	my $offset = -s $node->logfile;
+	my @clients = start_clients($round);
+	wait_for_rows($node->safe_psql('postgres', 'SELECT count(*) FROM acked') + $kill_after);
+	my $victim = $node->safe_psql('postgres',
+		"SELECT pid FROM pg_stat_activity WHERE application_name = 'client_${round}01'");
+	ok($victim =~ /^\d+$/, "$label: found the backend to kill ($victim)");
+	kill 'KILL', $victim;
+	my $cut = collect_clients(@clients);
+	is($cut, $sessions, "$label: every client was cut off by the backend crash");
+	cmp_ok(scalar(keys %acked), '>', $before, "$label: more acknowledged rows");
+	$node->wait_for_log(qr/terminated by signal 9.*\n(.*\n)*.*all server processes terminated; reinitializing/, $offset);
+	$node->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()')
+	  or die 'server did not come back after the backend crash';
+	pass("$label: the postmaster saw the crash, reinitialized and recovered");
+	verify($label);
+	keys_move_forward($label);
+}
+
+# Round 2: per-backend generator state.
 $node->append_conf('postgresql.conf', 'restart_after_crash = on');
 $node->reload;
-my $before = scalar(keys %acked);
-@clients = start_clients(2);
-wait_for_rows($node->safe_psql('postgres', 'SELECT count(*) FROM acked') + $kill_after);
-my $victim = $node->safe_psql('postgres',
-	"SELECT pid FROM pg_stat_activity WHERE application_name = 'client_201'");
-ok($victim =~ /^\d+$/, "round 2: found the backend to kill ($victim)");
-kill 'KILL', $victim;
-$cut = collect_clients(@clients);
-is($cut, $sessions, 'round 2: every client was cut off by the backend crash');
-cmp_ok(scalar(keys %acked), '>', $before, 'round 2: more acknowledged rows');
-$node->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()')
-  or die 'server did not come back after the backend crash';
-ok($node->log_contains('terminated by signal 9'), 'round 2: the postmaster saw the backend crash');
-verify('round 2');
-my ($max2) = $node->safe_psql('postgres', 'SELECT max(id) FROM acked');
-is($node->safe_psql('postgres', "INSERT INTO acked (sess, batch, n) VALUES (0, 1, 0) RETURNING id > '$max2'"),
-	't', 'round 2: generate_ulid() after recovery sorts after every recovered key');
+backend_crash_round(2);
+
+# Round 3: the same with the library preloaded, so the crash also throws away
+# and re-creates the shared generator state.
+$node->append_conf('postgresql.conf', "shared_preload_libraries = 'ulid_tsid'");
+$node->restart;
+is($node->safe_psql('postgres', 'SHOW shared_preload_libraries'), 'ulid_tsid', 'round 3: library preloaded');
+backend_crash_round(3);
 
 $node->stop;
 done_testing();

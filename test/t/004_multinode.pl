@@ -69,6 +69,29 @@ SKIP:
 	}
 }
 
+# Only a superuser may change a node's id, and node_bits only through the
+# configuration: an application role cannot make its rows claim another node.
+SKIP:
+{
+	skip 'ulid_tsid.node_id not built', 4 unless $has_node_guc;
+	my $n = $nodes[1];
+	$n->safe_psql('postgres', 'CREATE ROLE app LOGIN; GRANT INSERT, SELECT ON keys TO app');
+	my ($rc, $out, $err) = $n->psql('postgres', 'SELECT generate_ulid() IS NOT NULL; SET ulid_tsid.node_id = 3',
+		extra_params => [ '-U', 'app' ]);
+	like($err, qr/permission denied to set parameter "ulid_tsid.node_id"/,
+		'a non-superuser cannot SET ulid_tsid.node_id (library loaded)');
+	# Before the library is loaded in the session, the name is a placeholder
+	# that anyone may SET; loading the library must then refuse the value.
+	($rc, $out, $err) = $n->psql('postgres', 'SET ulid_tsid.node_id = 3; SELECT tsid_node(generate_tsid())',
+		extra_params => [ '-U', 'app' ]);
+	is($out, '2', 'a non-superuser SET before the library loads does not change the node id')
+	  or diag("stderr: $err");
+	($rc, $out, $err) = $n->psql('postgres', 'SELECT generate_ulid(); SET ulid_tsid.node_bits = 12');
+	like($err, qr/cannot be changed now/, 'ulid_tsid.node_bits cannot be SET in a session');
+	is( $n->safe_psql('postgres', q{SELECT tsid_node(generate_tsid())}, extra_params => [ '-U', 'app' ]),
+		'2', "a non-superuser's tsids carry the configured node id");
+}
+
 # Everything at once: bulk sessions and connection-churning pgbench on all nodes.
 my $tmp    = PostgreSQL::Test::Utils::tempdir;
 my $script = "$tmp/churn.sql";
