@@ -1,0 +1,172 @@
+#include "typeid.hpp"
+
+#include <array>
+#include <cstring>
+
+namespace ulid_tsid {
+namespace {
+
+// Strictly the lower-case alphabet: no upper case, no Crockford aliases.
+constexpr std::array<std::int8_t, 256> MakeDecodeTable() {
+  std::array<std::int8_t, 256> table{};
+  for (auto& entry : table) entry = -1;
+  for (int i = 0; i < 32; ++i) table[static_cast<unsigned char>(kTypeidAlphabet[i])] = static_cast<std::int8_t>(i);
+  return table;
+}
+
+constexpr std::array<std::int8_t, 256> kDecodeTable = MakeDecodeTable();
+
+constexpr bool IsLower(unsigned char c) noexcept { return c >= 'a' && c <= 'z'; }
+
+// What the 128- and 64-bit parsers share: split, prefix checks, suffix checks.
+// On success, *suffix_start is the offset of the suffix (of exactly
+// suffix_length valid symbols whose first is at most max_first).
+TypeidStatus ParseCommon(const char* text, std::size_t length, const char* expected,
+                         std::size_t expected_length, std::size_t suffix_length, int max_first,
+                         std::size_t* suffix_start) noexcept {
+  if (length == 0) return {TypeidError::kMissingSuffix, 0};
+
+  // Split at the last underscore.
+  std::size_t sep = length;  // == length: no separator
+  for (std::size_t i = length; i > 0; --i) {
+    if (text[i - 1] == '_') { sep = i - 1; break; }
+  }
+  const bool has_sep = sep != length;
+  const std::size_t prefix_length = has_sep ? sep : 0;
+  const std::size_t start = has_sep ? sep + 1 : 0;
+
+  if (has_sep) {
+    if (prefix_length == 0) {
+      // "_" alone is a lone separator; "_xyz" a separator without a prefix.
+      if (start == length) return {TypeidError::kMissingSuffix, length};
+      return {TypeidError::kBadPrefix, 0};
+    }
+    const TypeidStatus st = typeid_prefix_check(text, prefix_length);
+    if (!st.ok()) return st;
+  }
+  if (prefix_length != expected_length ||
+      (prefix_length != 0 && std::memcmp(text, expected, prefix_length) != 0)) {
+    return {TypeidError::kPrefixMismatch, 0};
+  }
+  if (start == length) return {TypeidError::kMissingSuffix, length};
+
+  // Report the first bad character even when the length is also wrong: it is
+  // the more useful hint (a pasted space or quote), as in crockford.cpp.
+  for (std::size_t i = start; i < length; ++i) {
+    if (kDecodeTable[static_cast<unsigned char>(text[i])] < 0) {
+      return {TypeidError::kBadSuffixCharacter, i};
+    }
+  }
+  const std::size_t got = length - start;
+  if (got < suffix_length) return {TypeidError::kBadSuffixLength, length};
+  if (got > suffix_length) return {TypeidError::kBadSuffixLength, start + suffix_length};
+  if (kDecodeTable[static_cast<unsigned char>(text[start])] > max_first) {
+    return {TypeidError::kSuffixOverflow, start};
+  }
+  *suffix_start = start;
+  return {};
+}
+
+std::size_t WritePrefix(const char* prefix, std::size_t prefix_length, char* out) noexcept {
+  if (prefix_length == 0) return 0;
+  std::memcpy(out, prefix, prefix_length);
+  out[prefix_length] = '_';
+  return prefix_length + 1;
+}
+
+}  // namespace
+
+TypeidStatus typeid_prefix_check(const char* prefix, std::size_t length) noexcept {
+  if (length == 0) return {};
+  const std::size_t scan = length < kTypeidMaxPrefixLength ? length : kTypeidMaxPrefixLength;
+  for (std::size_t i = 0; i < scan; ++i) {
+    const unsigned char c = static_cast<unsigned char>(prefix[i]);
+    if (IsLower(c)) continue;
+    if (c == '_' && i != 0) continue;
+    return {TypeidError::kBadPrefix, i};
+  }
+  if (length > kTypeidMaxPrefixLength) return {TypeidError::kBadPrefix, kTypeidMaxPrefixLength};
+  if (prefix[length - 1] == '_') return {TypeidError::kBadPrefix, length - 1};
+  return {};
+}
+
+bool typeid_prefix_valid(const char* prefix, std::size_t length) noexcept {
+  return typeid_prefix_check(prefix, length).ok();
+}
+
+const char* typeid_error_message(TypeidError error) noexcept {
+  switch (error) {
+    case TypeidError::kNone: return "no error";
+    case TypeidError::kBadPrefix:
+      return "invalid prefix (at most 63 characters a-z and '_', starting and ending with a letter)";
+    case TypeidError::kPrefixMismatch: return "prefix does not match the expected prefix";
+    case TypeidError::kMissingSuffix: return "missing suffix";
+    case TypeidError::kBadSuffixLength: return "suffix has the wrong length";
+    case TypeidError::kBadSuffixCharacter:
+      return "invalid suffix character (only 0-9 and lower-case a-z except i, l, o, u)";
+    case TypeidError::kSuffixOverflow: return "suffix encodes a value too large";
+  }
+  return "unknown error";
+}
+
+std::size_t typeid_format_128(const char* prefix, std::size_t prefix_length,
+                              const std::uint8_t bytes[16], char* out) noexcept {
+  const std::size_t n = WritePrefix(prefix, prefix_length, out);
+  char* s = out + n;
+  std::uint64_t hi = 0, lo = 0;
+  for (int i = 0; i < 8; ++i) hi = (hi << 8) | bytes[i];
+  for (int i = 8; i < 16; ++i) lo = (lo << 8) | bytes[i];
+  // 26 symbols carry 130 bits: the first holds the top 3 bits, the rest 5 each.
+  for (int i = static_cast<int>(kTypeidSuffixLength128) - 1; i >= 0; --i) {
+    s[i] = kTypeidAlphabet[lo & 31];
+    lo = (lo >> 5) | (hi << 59);
+    hi >>= 5;
+  }
+  return n + kTypeidSuffixLength128;
+}
+
+std::size_t typeid_format_64(const char* prefix, std::size_t prefix_length, std::uint64_t value,
+                             char* out) noexcept {
+  const std::size_t n = WritePrefix(prefix, prefix_length, out);
+  char* s = out + n;
+  // 13 symbols carry 65 bits: the first holds the top 4 bits.
+  for (int i = static_cast<int>(kTypeidSuffixLength64) - 1; i >= 0; --i) {
+    s[i] = kTypeidAlphabet[value & 31];
+    value >>= 5;
+  }
+  return n + kTypeidSuffixLength64;
+}
+
+TypeidStatus typeid_parse_128(const char* text, std::size_t length, const char* expected_prefix,
+                              std::size_t expected_length, std::uint8_t bytes[16]) noexcept {
+  std::size_t start = 0;
+  const TypeidStatus st = ParseCommon(text, length, expected_prefix, expected_length,
+                                      kTypeidSuffixLength128, 7, &start);
+  if (!st.ok()) return st;
+  std::uint64_t hi = 0, lo = 0;
+  for (std::size_t i = 0; i < kTypeidSuffixLength128; ++i) {
+    const auto v = static_cast<std::uint64_t>(kDecodeTable[static_cast<unsigned char>(text[start + i])]);
+    hi = (hi << 5) | (lo >> 59);
+    lo = (lo << 5) | v;
+  }
+  for (int i = 7; i >= 0; --i, hi >>= 8) bytes[i] = static_cast<std::uint8_t>(hi);
+  for (int i = 15; i >= 8; --i, lo >>= 8) bytes[i] = static_cast<std::uint8_t>(lo);
+  return {};
+}
+
+TypeidStatus typeid_parse_64(const char* text, std::size_t length, const char* expected_prefix,
+                             std::size_t expected_length, std::uint64_t* value) noexcept {
+  std::size_t start = 0;
+  const TypeidStatus st = ParseCommon(text, length, expected_prefix, expected_length,
+                                      kTypeidSuffixLength64, 15, &start);
+  if (!st.ok()) return st;
+  std::uint64_t result = 0;
+  for (std::size_t i = 0; i < kTypeidSuffixLength64; ++i) {
+    result = (result << 5) |
+             static_cast<std::uint64_t>(kDecodeTable[static_cast<unsigned char>(text[start + i])]);
+  }
+  *value = result;
+  return {};
+}
+
+}  // namespace ulid_tsid
