@@ -138,10 +138,10 @@ sub wait_for_rows
 		return if $count >= $n;
 		$still = $count == $last ? $still + 1 : 0;
 		$last = $count;
-		if ($still >= 50)
+		if ($still >= 150)
 		{
 			my $errors = join "\n", map { slurp_file($_) } glob("$tmp/client_*.err");
-			die "no new rows for 5 s at $count of $n; client errors:\n$errors";
+			die "no new rows for 15 s at $count of $n; client errors:\n$errors";
 		}
 		usleep(100_000);
 	}

@@ -99,8 +99,8 @@ for (1 .. 1200)
 	last if $count >= $kill_after;
 	$still = $count == $last ? $still + 1 : 0;
 	$last = $count;
-	die "no new rows for 5 s; client errors:\n" . join("\n", map { slurp_file($_) } glob("$tmp/client_*.err"))
-	  if $still >= 50;
+	die "no new rows for 15 s; client errors:\n" . join("\n", map { slurp_file($_) } glob("$tmp/client_*.err"))
+	  if $still >= 150;
 	usleep(100_000);
 }
 
