@@ -215,21 +215,21 @@ echo "CSV: $SUMMARY, per stretch: $RAW ($SECONDS s)"
 if [ "$PLOT" = 1 ] && command -v gnuplot >/dev/null && [ "$(wc -l <"$RAW")" -gt 1 ]; then
   term="pngcairo size 1600,1100 font 'sans,10'"
   gnuplot -e "set terminal pngcairo" >/dev/null 2>&1 </dev/null || term="png size 1600,1100"
-  awk -F, -v dir="$TMP" 'NR > 1 { f = dir "/series_" $1 "_" $3 "_" $2 ".dat"; print $5, $8, $9 / 1048576 >> f }' "$RAW"
-  ymax="$(awk -F, 'NR > 1 && $8 > m { m = $8 } END { printf "%.0f", m * 1.05 + 1 }' "$RAW")"   # same scale in both rate panels
+  awk -F, -v dir="$TMP" 'NR > 1 { f = dir "/series_" $1 "_" $3 "_" $2 ".dat"; print $5 / 1e6, $8 / 1000, $9 / 1048576 >> f }' "$RAW"
+  ymax="$(awk -F, 'NR > 1 && $8 > m { m = $8 } END { printf "%.0f", m * 1.05 / 1000 + 1 }' "$RAW")"   # same scale in both rate panels
   {
     echo "set terminal $term"
     echo "set output '$OUT_DIR/insert_locality.png'"
     echo "set datafile separator ' '"
     echo "set multiplot layout 2,$(echo $SETTINGS | wc -w) title 'Insert locality: $CLIENTS writers, $BATCH rows per transaction, shared\\_buffers=$SHARED_BUFFERS'"
-    echo "set key outside right top; set grid; set format x '%.0s%c'"
+    echo "set key outside right top; set grid; set xrange [0:*]"
     for panel in rate pk; do
       for setting in $SETTINGS; do
         if [ "$panel" = rate ]; then
-          echo "set title '$setting checkpoints: rows/s per stretch'; set xlabel 'rows inserted'; set ylabel 'rows/s'; set yrange [0:$ymax]"
+          echo "set title '$setting checkpoints: rows/s per stretch'; set xlabel 'million rows inserted'; set ylabel 'thousand rows/s'; set yrange [0:$ymax]"
           col=2
         else
-          echo "set title '$setting checkpoints: PK index size'; set xlabel 'rows inserted'; set ylabel 'PK MB'; set yrange [0:*]"
+          echo "set title '$setting checkpoints: PK index size'; set xlabel 'million rows inserted'; set ylabel 'PK MB'; set yrange [0:*]"
           col=3
         fi
         plots=""
