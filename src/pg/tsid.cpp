@@ -7,7 +7,7 @@
 #include "errors.hpp"
 #include "postgres_api.hpp"
 #include "process_state.hpp"
-#include "tsid_settings.hpp"
+#include "settings.hpp"
 #include "timestamps.hpp"
 
 extern "C" {

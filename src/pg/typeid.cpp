@@ -1,0 +1,88 @@
+// TypeID (jetify-com/typeid spec v0.3) forms of ulid, uuid and tsid keys:
+// prefix_ + 26 (or, for tsid, 13) lower-case base32 characters. Parsing takes
+// the expected prefix, so an order_... ID is never accepted where a user_... belongs.
+#include "../core/typeid.hpp"
+#include "postgres_api.hpp"
+#include "text_args.hpp"
+
+using namespace ulid_tsid;
+using namespace ulid_tsid::pg;
+
+namespace ulid_tsid::pg {
+
+TextArg prefix_arg(FunctionCallInfo fcinfo, int n) {
+  const TextArg prefix = text_arg(fcinfo, n);
+  const TypeidStatus status = typeid_prefix_check(prefix.data, prefix.length);
+  if (!status.ok()) {
+    ereport(ERROR,
+            (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+             errmsg("invalid TypeID prefix: \"%.*s\"", static_cast<int>(prefix.length), prefix.data),
+             errdetail("A prefix is at most 63 characters of a-z and _, starting and ending with a letter "
+                       "(or empty); byte %zu breaks the rule.",
+                       status.position + 1)));
+  }
+  return prefix;
+}
+
+void report_bad_typeid(TextArg input, TextArg prefix, int error, std::size_t position) {
+  const auto kind = static_cast<TypeidError>(error);
+  if (kind == TypeidError::kPrefixMismatch) {
+    ereport(ERROR, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+                    errmsg("invalid input syntax for a TypeID: \"%.*s\"", static_cast<int>(input.length),
+                           input.data),
+                    errdetail("Expected the prefix \"%.*s\".", static_cast<int>(prefix.length), prefix.data)));
+  }
+  ereport(ERROR, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+                  errmsg("invalid input syntax for a TypeID: \"%.*s\"", static_cast<int>(input.length),
+                         input.data),
+                  errdetail("%s (at byte %zu).", typeid_error_message(kind), position + 1)));
+  pg_unreachable();
+}
+
+}  // namespace ulid_tsid::pg
+
+namespace {
+
+Datum format_128(FunctionCallInfo fcinfo) {
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(PG_GETARG_POINTER(0));
+  const TextArg prefix = prefix_arg(fcinfo, 1);
+  char out[kTypeidMaxLength128];
+  const std::size_t length = typeid_format_128(prefix.data, prefix.length, bytes, out);
+  PG_RETURN_TEXT_P(cstring_to_text_with_len(out, static_cast<int>(length)));
+}
+
+Datum parse_128(FunctionCallInfo fcinfo) {
+  const TextArg input = text_arg(fcinfo, 0);
+  const TextArg prefix = prefix_arg(fcinfo, 1);
+  auto* bytes = static_cast<std::uint8_t*>(palloc(16));
+  const TypeidStatus status = typeid_parse_128(input.data, input.length, prefix.data, prefix.length, bytes);
+  if (!status.ok()) report_bad_typeid(input, prefix, static_cast<int>(status.error), status.position);
+  PG_RETURN_POINTER(bytes);
+}
+
+}  // namespace
+
+// ulid or uuid (the same 16 bytes) -> prefix_ + 26 characters.
+ULID_TSID_FUNCTION(ulid_tsid_typeid_128) { return format_128(fcinfo); }
+
+// prefix_ + 26 characters -> ulid or uuid, checked against the expected prefix.
+ULID_TSID_FUNCTION(ulid_tsid_typeid_parse_128) { return parse_128(fcinfo); }
+
+// tsid -> prefix_ + 13 characters.
+ULID_TSID_FUNCTION(ulid_tsid_typeid_64) {
+  const auto value = static_cast<std::uint64_t>(PG_GETARG_INT64(0));
+  const TextArg prefix = prefix_arg(fcinfo, 1);
+  char out[kTypeidMaxLength64];
+  const std::size_t length = typeid_format_64(prefix.data, prefix.length, value, out);
+  PG_RETURN_TEXT_P(cstring_to_text_with_len(out, static_cast<int>(length)));
+}
+
+// prefix_ + 13 characters -> tsid.
+ULID_TSID_FUNCTION(ulid_tsid_typeid_parse_64) {
+  const TextArg input = text_arg(fcinfo, 0);
+  const TextArg prefix = prefix_arg(fcinfo, 1);
+  std::uint64_t value = 0;
+  const TypeidStatus status = typeid_parse_64(input.data, input.length, prefix.data, prefix.length, &value);
+  if (!status.ok()) report_bad_typeid(input, prefix, static_cast<int>(status.error), status.position);
+  PG_RETURN_INT64(static_cast<int64>(value));
+}
