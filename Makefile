@@ -14,7 +14,7 @@ SQL_SOURCES = $(sort $(wildcard src/sql/*.sql))
 
 # pg_regress suites, by topic, in run order (test/check-schedule verifies that
 # every sql/*.sql test file is listed here).
-REGRESS = install ulid_io ulid_casts ulid_ops ulid_generate tsid_io tsid_ops tsid_generate uuidv7 public_ids hostile_input security
+REGRESS = install ulid_io ulid_casts ulid_ops ulid_generate tsid_io tsid_ops tsid_generate uuidv7 public_ids partitions hostile_input security
 REGRESS_OPTS = --inputdir=.
 
 PG_CXXFLAGS = -std=c++17 -fno-exceptions -fno-rtti -Wall -Wextra -Wno-unused-parameter \

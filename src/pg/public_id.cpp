@@ -71,9 +71,13 @@ void master_key(FunctionCallInfo fcinfo, int n, std::uint8_t out[kPublicIdMaster
   }
 }
 
+// `domain` has passed prefix_arg(), so it is at most kTypeidMaxPrefixLength bytes.
 const PublicIdKey& subkey(FunctionCallInfo fcinfo, TextArg domain, int key_arg) {
   std::uint8_t master[kPublicIdMasterKeyBytes];
   master_key(fcinfo, key_arg, master);
+  if (domain.length > sizeof g_cache.domain) {
+    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("public-ID domain too long")));
+  }
   if (!g_cache.valid || g_cache.domain_length != domain.length ||
       memcmp(g_cache.domain, domain.data, domain.length) != 0 ||
       memcmp(g_cache.master, master, sizeof master) != 0) {

@@ -32,6 +32,12 @@ void report_bad_typeid(TextArg input, TextArg prefix, int error, std::size_t pos
                            input.data),
                     errdetail("Expected the prefix \"%.*s\".", static_cast<int>(prefix.length), prefix.data)));
   }
+  if (position >= input.length) {  // missing or too short: no byte to point at
+    ereport(ERROR, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+                    errmsg("invalid input syntax for a TypeID: \"%.*s\"", static_cast<int>(input.length),
+                           input.data),
+                    errdetail("%s.", typeid_error_message(kind))));
+  }
   ereport(ERROR, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
                   errmsg("invalid input syntax for a TypeID: \"%.*s\"", static_cast<int>(input.length),
                          input.data),
