@@ -43,9 +43,16 @@ void report_generate_failure(const char* function_name, GenerateStatus status) {
                            function_name)));
   }
   ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-                  errmsg("%s(): no larger value is left in this millisecond", function_name),
-                  errdetail("The random part cannot be incremented without wrapping around."),
-                  errhint("Generate fewer values per millisecond, or use generate_ulid().")));
+                  errmsg("%s(): no later value is left in the key's time range", function_name),
+                  errdetail("The timestamp field has reached its largest value.")));
+  pg_unreachable();
+}
+
+void report_monotonic_overflow() {
+  ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+                  errmsg("generate_ulid_monotonic(): no larger value is left in this millisecond"),
+                  errdetail("The 80-bit random part cannot be incremented without wrapping around."),
+                  errhint("Use generate_ulid(), which never runs out within a millisecond.")));
   pg_unreachable();
 }
 

@@ -20,9 +20,11 @@ struct TextForm {
 void report_bad_text(Node* escontext, const TextForm& form, const char* input,
                      std::size_t length, DecodeStatus status);
 
-// A generator that could not produce a value (clock out of range, 80-bit part
-// exhausted, no kernel randomness). Never returns.
+// A generator that could not produce a value: the clock outside the key's range,
+// or the range used up. Never returns.
 [[noreturn]] void report_generate_failure(const char* function_name, GenerateStatus status);
+// generate_ulid_monotonic()'s 80-bit part cannot take +1 in this millisecond.
+[[noreturn]] void report_monotonic_overflow();
 [[noreturn]] void report_no_randomness();
 
 }  // namespace ulid_tsid::pg

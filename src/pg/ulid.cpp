@@ -112,8 +112,7 @@ ULID_TSID_FUNCTION(generate_ulid_monotonic) {
   draw_random(random, sizeof random);
   std::uint8_t* out = palloc_ulid();
   const GenerateStatus status = state.ulid_monotonic.next(realtime_ns() / 1000000, random, out);
-  if (unlikely(status != GenerateStatus::kOk)) {
-    report_generate_failure("generate_ulid_monotonic", status);
-  }
+  if (unlikely(status == GenerateStatus::kExhausted)) report_monotonic_overflow();
+  if (unlikely(status != GenerateStatus::kOk)) report_generate_failure("generate_ulid_monotonic", status);
   PG_RETURN_POINTER(out);
 }
