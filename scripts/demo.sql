@@ -20,7 +20,7 @@ CREATE TABLE users (id bigint PRIMARY KEY, name text);
 INSERT INTO users VALUES (1, 'from the old sequence');
 ALTER TABLE users ALTER COLUMN id SET DEFAULT generate_tsid();
 INSERT INTO users (name) VALUES ('alice'), ('bob');
-SELECT id, id::tsid AS as_text, tsid_timestamp(id::tsid) AS created, tsid_node(id::tsid) AS node FROM users ORDER BY id;
+SELECT id, id::tsid AS as_text, tsid_timestamp(id::tsid) AS created FROM users ORDER BY id;
 ALTER TABLE users ALTER COLUMN id TYPE tsid USING id::tsid;
 SELECT id, name FROM users ORDER BY id;
 

@@ -5,7 +5,7 @@ SET timezone = 'UTC';
 -- shifted left 22, node 1 and counter 2 (10 node bits) give 529448671641604098.
 SELECT '0EP7TRC000402'::tsid, '0EP7TRC000402'::tsid::bigint;
 SELECT 529448671641604098::bigint::tsid;
-SELECT tsid_timestamp('0EP7TRC000402'), tsid_node('0EP7TRC000402'), tsid_counter('0EP7TRC000402');
+SELECT tsid_timestamp('0EP7TRC000402'), tsid_node('0EP7TRC000402', 10), tsid_counter('0EP7TRC000402', 10);
 SELECT tsid_node('0EP7TRC000402', 12), tsid_counter('0EP7TRC000402', 12), tsid_node('0EP7TRC000402', 0),
        tsid_counter('0EP7TRC000402', 0);
 -- The widely copied PL/pgSQL generate_tsid() layout ((ms since 2020) << 22 | ...) decodes here too

@@ -39,7 +39,7 @@ inline std::uint64_t tsid_bound(std::uint64_t ms_since_epoch, bool upper) noexce
 // writers with a sequence each use distinct slots, so their values differ in
 // the lowest bits whatever their node settings.
 struct TsidLayout {
-  int node_bits = 10;
+  int node_bits = 0;
   std::uint64_t node_id = 0;
   int slot_bits = 0;
   std::uint64_t slot = 0;

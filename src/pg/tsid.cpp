@@ -31,11 +31,12 @@ constexpr TextForm kTsidText = {"tsid", "1 to 13 Crockford base32 characters", "
 constexpr std::uint64_t kMaxWaitMs = 2;
 
 int g_node_id = 0;
-int g_node_bits = 10;
+int g_node_bits = 0;  // one cluster needs no node bits; multi-node setups set both
 
 bool check_node_id(int* newval, void** extra, GucSource source) {
   if (*newval < (1 << g_node_bits)) return true;
-  GUC_check_errdetail("ulid_tsid.node_id must be below 2^ulid_tsid.node_bits = %d.", 1 << g_node_bits);
+  GUC_check_errdetail("With ulid_tsid.node_bits = %d, node ids go from 0 to %d; raise node_bits first.",
+                      g_node_bits, (1 << g_node_bits) - 1);
   return false;
 }
 
@@ -110,8 +111,9 @@ namespace ulid_tsid::pg {
 void define_tsid_settings() {
   // node_bits first, so node_id's check sees its final value at startup.
   DefineCustomIntVariable("ulid_tsid.node_bits", "Bits of a TSID given to the node id (0-20).",
-                          "Changing it needs a reload; every writer of one table should use the same.",
-                          &g_node_bits, 10, 0, kTsidMaxNodeBits, PGC_SIGHUP, 0, check_node_bits, nullptr,
+                          "0 (the default) gives all 22 low bits to the counter; clusters that write "
+                          "into shared data set the same node_bits everywhere and distinct node_ids.",
+                          &g_node_bits, 0, 0, kTsidMaxNodeBits, PGC_SIGHUP, 0, check_node_bits, nullptr,
                           nullptr);
   DefineCustomIntVariable("ulid_tsid.node_id", "Node id written into every generated TSID.",
                           "Give each cluster that writes TSIDs into shared data its own id.", &g_node_id, 0, 0,

@@ -123,9 +123,9 @@ CREATE FUNCTION tsid_lower_bound(timestamptz) RETURNS tsid
     AS 'MODULE_PATHNAME', 'tsid_lower_bound' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION tsid_upper_bound(timestamptz) RETURNS tsid
     AS 'MODULE_PATHNAME', 'tsid_upper_bound' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION tsid_node(tsid, node_bits int4 DEFAULT 10) RETURNS int4
+CREATE FUNCTION tsid_node(tsid, node_bits int4) RETURNS int4
     AS 'MODULE_PATHNAME', 'tsid_node' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION tsid_counter(tsid, node_bits int4 DEFAULT 10) RETURNS int4
+CREATE FUNCTION tsid_counter(tsid, node_bits int4) RETURNS int4
     AS 'MODULE_PATHNAME', 'tsid_counter' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION tsid_timestamp(tsid) IS 'creation time of a tsid, to the millisecond';
 COMMENT ON FUNCTION tsid_lower_bound(timestamptz) IS 'smallest tsid of the timestamp''s millisecond: WHERE id >= tsid_lower_bound(t1) AND id < tsid_lower_bound(t2) is an index range scan';

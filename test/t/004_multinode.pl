@@ -50,7 +50,7 @@ for my $i (1 .. 3)
 	my $node = $nodes[ $i - 1 ];
 	if ($has_node_guc)
 	{
-		$node->append_conf('postgresql.conf', "ulid_tsid.node_id = $i");
+		$node->append_conf('postgresql.conf', "ulid_tsid.node_bits = 10\nulid_tsid.node_id = $i");
 		$node->reload;
 	}
 	$node->safe_psql('postgres', "CREATE TABLE keys (id ulid NOT NULL, u uuid NOT NULL $tsid_col, how text NOT NULL)");
@@ -82,13 +82,13 @@ SKIP:
 		'a non-superuser cannot SET ulid_tsid.node_id (library loaded)');
 	# Before the library is loaded in the session, the name is a placeholder
 	# that anyone may SET; loading the library must then refuse the value.
-	($rc, $out, $err) = $n->psql('postgres', 'SET ulid_tsid.node_id = 3; SELECT tsid_node(generate_tsid())',
+	($rc, $out, $err) = $n->psql('postgres', 'SET ulid_tsid.node_id = 3; SELECT tsid_node(generate_tsid(), 10)',
 		extra_params => [ '-U', 'app' ]);
 	is($out, '2', 'a non-superuser SET before the library loads does not change the node id')
 	  or diag("stderr: $err");
 	($rc, $out, $err) = $n->psql('postgres', 'SELECT generate_ulid(); SET ulid_tsid.node_bits = 12');
 	like($err, qr/cannot be changed now/, 'ulid_tsid.node_bits cannot be SET in a session');
-	is( $n->safe_psql('postgres', q{SELECT tsid_node(generate_tsid())}, extra_params => [ '-U', 'app' ]),
+	is( $n->safe_psql('postgres', q{SELECT tsid_node(generate_tsid(), 10)}, extra_params => [ '-U', 'app' ]),
 		'2', "a non-superuser's tsids carry the configured node id");
 }
 
@@ -184,7 +184,7 @@ ORDER BY ts LIMIT 10}),
 	{
 		skip 'ulid_tsid.node_id not built', 1 unless $has_node_guc;
 		is( $hub->safe_psql(
-				'postgres', q{SELECT count(*) FROM all_keys WHERE tsid_node(ts) <> node}),
+				'postgres', q{SELECT count(*) FROM all_keys WHERE tsid_node(ts, 10) <> node}),
 			'0',
 			'every tsid carries the node id of the cluster that generated it');
 	}

@@ -25,6 +25,7 @@ shared_preload_libraries = 'ulid_tsid'
 max_connections = 30
 shared_buffers = 16MB
 log_statement = none
+ulid_tsid.node_bits = 10
 ulid_tsid.node_id = 1
 });
 $primary->start;
@@ -208,7 +209,7 @@ SKIP:
 		't',
 		'generate_tsid() on the promoted standby sorts after every key of the old primary');
 	is( $standby->safe_psql('postgres',
-			'SELECT string_agg(DISTINCT tsid_node(ts)::text, \',\' ORDER BY tsid_node(ts)::text) FROM acked WHERE sess = 0'),
+			'SELECT string_agg(DISTINCT tsid_node(ts, 10)::text, \',\' ORDER BY tsid_node(ts, 10)::text) FROM acked WHERE sess = 0'),
 		'2',
 		'the promoted standby writes its own node id');
 }
