@@ -102,6 +102,7 @@ for mode in $MODES; do
   STARTED+=("$name")
   if ! err="$(q -c "CREATE EXTENSION ulid_tsid" 2>&1)"; then echo "FAIL: CREATE EXTENSION ulid_tsid: $err"; FAILED=$((FAILED + 1)); fi
   q -f "$HERE/plpgsql_tsid.sql" >/dev/null
+  default_node_bits="$(q -c "LOAD 'ulid_tsid'" -c "SHOW ulid_tsid.node_bits" 2>/dev/null | tail -1)"
   has_ulid="$(q -c "SELECT to_regtype('ulid') IS NOT NULL")"
   has_tsid="$(q -c "SELECT to_regprocedure('tsid_lower_bound(timestamptz)') IS NOT NULL")"
   if ! err="$(setup_sql "$has_ulid" "$has_tsid" | q 2>&1)"; then echo "FAIL: setup: $err"; FAILED=$((FAILED + 1)); cluster_stop "$name"; port=$((port + 1)); continue; fi
@@ -136,7 +137,7 @@ for mode in $MODES; do
     echo "FAIL: timing session:"; tail -5 "$TMP/run.$mode.out"; FAILED=$((FAILED + 1))
   fi
   # generate_tsid() again with ulid_tsid.node_bits = 0 (all 22 low bits for the
-  # counter): at the default 10 node bits a tight loop can use up a millisecond's
+  # counter): with node bits a tight loop can use up a millisecond's
   # counter values and then waits for the clock; this separates CPU cost from that.
   if [ "$has_tsid" = t ] && grep -q '^generate_tsid()|' "$TMP/items.$mode" &&
      q -c "LOAD 'ulid_tsid'" -c "ALTER SYSTEM SET ulid_tsid.node_bits = 0" -c "SELECT pg_reload_conf()" >/dev/null 2>&1; then
@@ -193,7 +194,7 @@ echo "CSV: $CSV ($SECONDS s)"
   echo "- text out/in: \`col::text\` on a materialized column, \`txt::type\` from a materialized text column (I/O conversion casts, like uuid's and int8's)"
   echo "- preload: plain = library loaded per backend; preload = shared_preload_libraries='ulid_tsid'"
   echo "- net_x_nextval: net cost relative to nextval() (sequence with CACHE 1) in the same mode"
-  echo "- generate_tsid() node_bits=0: the same with ulid_tsid.node_bits = 0 (22 counter bits), so that a tight loop never uses up a millisecond; with the default 10 node bits (and, without preload, the backend-slot bits) the counter caps how many TSIDs a millisecond holds, and generate_tsid() waits for the next millisecond"
+  echo "- generate_tsid() node_bits=0: the same with ulid_tsid.node_bits = 0 (22 counter bits), so that a tight loop never uses up a millisecond; node bits (ulid_tsid.node_bits > 0) and, without preload, the backend-slot bits shrink the counter, which caps how many TSIDs a millisecond holds; past that generate_tsid() waits for the next millisecond. The plain generate_tsid() row uses the installed default of ulid_tsid.node_bits (${default_node_bits:-unknown})"
   echo
   csv_markdown "$CSV"
 } >"$OUT_DIR/generation_cost.md"
