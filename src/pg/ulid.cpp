@@ -93,13 +93,15 @@ ULID_TSID_FUNCTION(ulid_larger) {
   PG_RETURN_POINTER(memcmp(a, b, 16) >= 0 ? a : b);
 }
 
-// A new ulid: strictly increasing per backend, or cluster-wide when preloaded.
+// A new ulid: strictly increasing per backend, or cluster-wide when preloaded;
+// within a millisecond in clock order across backends too.
 ULID_TSID_FUNCTION(generate_ulid) {
   ProcessState& state = process_state();
-  std::uint8_t random[kUlidRandomBytes];
+  std::uint8_t random[kUlidTailBytes];
   draw_random(random, sizeof random);
   std::uint8_t* out = palloc_ulid();
-  const GenerateStatus status = state.ulid.next(realtime_ns() / 1000000, random, out);
+  const std::int64_t now_ns = realtime_ns();
+  const GenerateStatus status = state.ulid.next(now_ns / 1000000, ulid_fraction(now_ns), random, out);
   if (unlikely(status != GenerateStatus::kOk)) report_generate_failure("generate_ulid", status);
   PG_RETURN_POINTER(out);
 }

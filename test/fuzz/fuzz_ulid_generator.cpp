@@ -84,7 +84,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       std::uint8_t out[16];
       if (which != 2) {
         std::memset(out, 0xEE, 16);
-        const GenerateStatus st = gen.next(now, random, out);
+        // The fraction comes from the first two random bytes, the tail from the rest.
+        const auto fraction = static_cast<std::uint16_t>(random[0] << 8 | random[1]);
+        const GenerateStatus st = gen.next(now, fraction, random + 2, out);
         if (!in_range) {
           FUZZ_CHECK(st == GenerateStatus::kClockOutOfRange);
         } else if (st == GenerateStatus::kOk) {
@@ -92,6 +94,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
           FUZZ_CHECK(!gen_exhausted);
           const u128 v = AsInt(out);
           FUZZ_CHECK(!gen_any || v > gen_last);
+          // The tick is the clock's (ms, fraction) when ahead, else the last tick + 1.
+          const std::uint64_t candidate = static_cast<std::uint64_t>(now) << 16 | fraction;
+          const std::uint64_t last_high = gen_any ? static_cast<std::uint64_t>(gen_last >> 64) : 0;
+          FUZZ_CHECK(static_cast<std::uint64_t>(v >> 64) == (candidate > last_high ? candidate : last_high + 1));
           FUZZ_CHECK(std::memcmp(out + 8, random + 2, 8) == 0);
           FUZZ_CHECK(ulid_time_ms(out) >= static_cast<std::uint64_t>(now));
           gen_last = v;
