@@ -62,8 +62,10 @@ TsidLayout current_layout(bool shared) {
   layout.node_bits = g_node_bits;
   layout.node_id = static_cast<std::uint64_t>(g_node_id);
   if (!shared) {
+    // Slots run 1..MaxBackends (0 stays free for a backend without one, as in
+    // single-user mode): MyBackendId is 1-based, MyProcNumber (17+) 0-based.
 #if PG_VERSION_NUM >= 170000
-    const int slot = MyProcNumber;
+    const int slot = MyProcNumber + 1;
 #else
     const int slot = MyBackendId;
 #endif
