@@ -88,11 +88,10 @@ void BM_UlidMonotonicGenerator_next(benchmark::State& state) {
   RandomPool pool;
   UlidMonotonicGenerator gen;
   const int pid = static_cast<int>(getpid());
-  std::uint8_t random[ulid_tsid::kUlidTailBytes], out[16];
+  std::uint8_t random[kUlidRandomBytes], out[16];
   for (auto _ : state) {
     pool.fill(pid, random, sizeof random);
-    const std::int64_t now = realtime_ns();
-    const GenerateStatus st = gen.next(now / 1000000, ulid_tsid::ulid_fraction(now), random, out);
+    const GenerateStatus st = gen.next(realtime_ns() / 1000000, random, out);
     benchmark::DoNotOptimize(st);
     benchmark::DoNotOptimize(out);
   }
