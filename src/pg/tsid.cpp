@@ -173,13 +173,15 @@ ULID_TSID_FUNCTION(generate_tsid) {
   const bool shared = state.tsid.ticks().shared();
   const TsidLayout layout = current_layout(shared);
   if (unlikely(!layout.valid())) report_layout_too_wide(layout);
-  std::int64_t now_ms = realtime_ns() / 1000000;
+  const std::int64_t now_ns = realtime_ns();
+  std::int64_t now_ms = now_ns / 1000000;
   if (unlikely(!shared && !state.tsid_started)) {
     state.tsid.start_after_ms(static_cast<std::uint64_t>(now_ms - kTsidEpochUnixMs));
     state.tsid_started = true;
   }
   std::uint64_t value = 0;
-  const GenerateStatus status = state.tsid.next(now_ms, layout, &value);
+  const GenerateStatus status =
+      state.tsid.next(now_ms, layout, &value, static_cast<std::uint32_t>(now_ns % 1000000));
   if (unlikely(status != GenerateStatus::kOk)) report_generate_failure("generate_tsid", status);
   // A used-up millisecond moved the value ahead of the clock: wait for the clock,
   // so no value is ever ahead of it when its backend exits and a new backend
