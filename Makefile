@@ -12,8 +12,8 @@ OBJS = $(CORE_SRCS:.cpp=.o) $(GLUE_SRCS:.cpp=.o)
 DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
 SQL_SOURCES = $(sort $(wildcard src/sql/*.sql))
 
-# pg_regress suites, by topic, in run order (test/check-schedule verifies that
-# every sql/*.sql test file is listed here).
+# pg_regress suites, by topic, in run order (scripts/suites/regress.sh checks that
+# every sql/*.sql test file is listed here and has its expected output).
 REGRESS = install ulid_io ulid_casts ulid_ops ulid_generate tsid_io tsid_ops tsid_generate uuidv7 public_ids partitions hostile_input security
 REGRESS_OPTS = --inputdir=.
 

@@ -1,4 +1,16 @@
-# pg_regress suites (sql/ and expected/) against a throwaway cluster.
+# pg_regress suites (sql/ and expected/) against a throwaway cluster, after a
+# check that every test file in sql/ is scheduled in the Makefile and has its
+# expected output (a test left out of REGRESS would never run).
+schedule=" $(sed -n 's/^REGRESS = //p' Makefile) "
+unscheduled=""
+for f in sql/*.sql; do
+  t=$(basename "$f" .sql)
+  case "$t" in ulid_tsid--*) continue ;; esac
+  case "$schedule" in *" $t "*) ;; *) unscheduled="$unscheduled $t" ;; esac
+  [ -f "expected/$t.out" ] || unscheduled="$unscheduled $t(no expected output)"
+done
+for t in $schedule; do [ -f "sql/$t.sql" ] || unscheduled="$unscheduled $t(no sql file)"; done
+if [ -z "$unscheduled" ]; then tally schedule 1 0; else echo "not in REGRESS or incomplete:$unscheduled"; tally schedule 0 1; fi
 cluster_start regress 55431
 make installcheck >"$LOGS/regress.log" 2>&1
 regress_rc=$?
