@@ -9,9 +9,9 @@
 
 #include <cstdint>
 
+#include "generate_status.hpp"
 #include "ticks.hpp"
 #include "tsid.hpp"
-#include "ulid_generator.hpp"
 
 namespace ulid_tsid {
 

@@ -5,18 +5,13 @@
 
 #include <cstdint>
 
+#include "generate_status.hpp"
 #include "ticks.hpp"
 #include "ulid.hpp"
 
 namespace ulid_tsid {
 
 inline constexpr int kUlidRandomBytes = 10;
-
-enum class GenerateStatus : std::uint8_t {
-  kOk = 0,
-  kClockOutOfRange,  // the clock reads before 1970 or past the layout's last millisecond
-  kExhausted,        // no larger value is left (monotonic mode's 80-bit part, or year 10889)
-};
 
 // generate_ulid(): the first 8 bytes are a tick of (48-bit ms, 16-bit
 // sub-millisecond fraction of the clock, in 65,536ths) that strictly increases

@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
+#include "generate_status.hpp"
 #include "ticks.hpp"
-#include "ulid_generator.hpp"
 
 namespace ulid_tsid {
 

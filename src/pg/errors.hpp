@@ -3,7 +3,7 @@
 #pragma once
 
 #include "../core/crockford.hpp"
-#include "../core/ulid_generator.hpp"
+#include "../core/generate_status.hpp"
 #include "postgres_api.hpp"
 
 namespace ulid_tsid::pg {
