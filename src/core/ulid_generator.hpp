@@ -57,6 +57,12 @@ inline std::uint16_t ulid_fraction(std::int64_t unix_ns) noexcept {
 // bits it fails rather than wrap.
 class UlidMonotonicGenerator {
  public:
+  // Whether next(now_ms, ...) will read its random bytes: only a new
+  // millisecond does, so a caller can skip drawing them within one.
+  bool needs_random(std::int64_t now_ms) const noexcept {
+    return !has_last_ || now_ms < 0 || static_cast<std::uint64_t>(now_ms) > ulid_time_ms(last_);
+  }
+
   GenerateStatus next(std::int64_t now_ms, const std::uint8_t random[kUlidRandomBytes],
                       std::uint8_t out[16]) noexcept {
     if (now_ms < 0 || static_cast<std::uint64_t>(now_ms) > kUlidMaxMs) {

@@ -110,10 +110,11 @@ ULID_TSID_FUNCTION(generate_ulid) {
 // a millisecond); an ERROR rather than a wrap when the 80 bits run out.
 ULID_TSID_FUNCTION(generate_ulid_monotonic) {
   ProcessState& state = process_state();
-  std::uint8_t random[kUlidRandomBytes];
-  draw_random(random, sizeof random);
+  const std::int64_t now_ms = realtime_ns() / 1000000;
+  std::uint8_t random[kUlidRandomBytes] = {};
+  if (state.ulid_monotonic.needs_random(now_ms)) draw_random(random, sizeof random);
   std::uint8_t* out = palloc_ulid();
-  const GenerateStatus status = state.ulid_monotonic.next(realtime_ns() / 1000000, random, out);
+  const GenerateStatus status = state.ulid_monotonic.next(now_ms, random, out);
   if (unlikely(status == GenerateStatus::kExhausted)) report_monotonic_overflow();
   if (unlikely(status != GenerateStatus::kOk)) report_generate_failure("generate_ulid_monotonic", status);
   PG_RETURN_POINTER(out);

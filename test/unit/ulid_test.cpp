@@ -446,3 +446,26 @@ TEST(UlidMonotonic, StrictlyIncreasingUnderASimulatedClock) {
 }
 
 }  // namespace
+
+// needs_random() says exactly when next() reads its random bytes: whenever it
+// says no, next() gets a null pointer, which it must not touch.
+TEST(UlidMonotonic, NeedsRandomOnlyForANewMillisecond) {
+  std::mt19937_64 rng(21);
+  UlidMonotonicGenerator g;
+  std::int64_t now = 1700000000000;
+  int drawn = 0, skipped = 0;
+  for (int n = 0; n < 100000; ++n) {
+    switch (rng() % 4) {  // forward half the time, back or still otherwise
+      case 0: case 1: now += 1; break;
+      case 2: now -= static_cast<std::int64_t>(rng() % 3); break;
+      default: break;
+    }
+    const Random10 r = RandomBytes(rng);
+    std::uint8_t out[16];
+    const bool needs = g.needs_random(now);
+    ASSERT_EQ(g.next(now, needs ? r.r : nullptr, out), GenerateStatus::kOk);
+    needs ? ++drawn : ++skipped;
+  }
+  EXPECT_GT(drawn, 10000);
+  EXPECT_GT(skipped, 30000);
+}
