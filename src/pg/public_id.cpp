@@ -33,11 +33,38 @@ struct SubkeyCache {
 };
 SubkeyCache g_cache;
 
+// The setting's key, parsed once when the setting is assigned (not per call).
+// A malformed value is not rejected at SET time, because the rejection would
+// echo it; the functions report it when they need the key.
+enum class SettingKey : std::uint8_t { kUnset, kMalformed, kReady };
+SettingKey g_setting_state = SettingKey::kUnset;
+std::uint8_t g_setting_key[kPublicIdMasterKeyBytes] = {};
+
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
+}
+
+void assign_key_setting(const char* newval, void* extra) {
+  const char* hex = newval != nullptr ? newval : "";
+  if (hex[0] == '\\' && hex[1] == 'x') hex += 2;
+  if (hex[0] == '\0') {
+    g_setting_state = SettingKey::kUnset;
+    return;
+  }
+  g_setting_state = SettingKey::kMalformed;
+  std::uint8_t key[kPublicIdMasterKeyBytes];
+  for (std::size_t i = 0; i < kPublicIdMasterKeyBytes; ++i) {
+    const int high = hex_value(hex[2 * i]);
+    const int low = high < 0 ? -1 : hex_value(hex[2 * i + 1]);
+    if (high < 0 || low < 0) return;
+    key[i] = static_cast<std::uint8_t>(high << 4 | low);
+  }
+  if (hex[2 * kPublicIdMasterKeyBytes] != '\0') return;
+  memcpy(g_setting_key, key, sizeof key);
+  g_setting_state = SettingKey::kReady;
 }
 
 void report_missing_key(const char* why) {
@@ -46,46 +73,37 @@ void report_missing_key(const char* why) {
                           "bytes), e.g. in postgresql.conf, or pass the key as a 32-byte bytea argument.")));
 }
 
-// The master key from the setting or from argument `n`.
-void master_key(FunctionCallInfo fcinfo, int n, std::uint8_t out[kPublicIdMasterKeyBytes]) {
+// The master key from argument `n` if given, else from the setting.
+const std::uint8_t* master_key(FunctionCallInfo fcinfo, int n) {
   if (PG_NARGS() > n) {
     bytea* key = PG_GETARG_BYTEA_PP(n);
     if (VARSIZE_ANY_EXHDR(key) != kPublicIdMasterKeyBytes) {
       ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                       errmsg("a public-ID key is 32 bytes, not %zu", static_cast<std::size_t>(VARSIZE_ANY_EXHDR(key)))));
     }
-    memcpy(out, VARDATA_ANY(key), kPublicIdMasterKeyBytes);
-    return;
+    return reinterpret_cast<const std::uint8_t*>(VARDATA_ANY(key));
   }
-  const char* hex = g_key_setting != nullptr ? g_key_setting : "";
-  if (hex[0] == '\\' && hex[1] == 'x') hex += 2;
-  if (hex[0] == '\0') report_missing_key("ulid_tsid.public_id_key is not set");
-  for (std::size_t i = 0; i < kPublicIdMasterKeyBytes; ++i) {
-    const int high = hex_value(hex[2 * i]);
-    const int low = high < 0 ? -1 : hex_value(hex[2 * i + 1]);
-    if (high < 0 || low < 0) report_missing_key("ulid_tsid.public_id_key is not 64 hexadecimal digits");
-    out[i] = static_cast<std::uint8_t>(high << 4 | low);
-  }
-  if (hex[2 * kPublicIdMasterKeyBytes] != '\0') {
+  if (g_setting_state == SettingKey::kUnset) report_missing_key("ulid_tsid.public_id_key is not set");
+  if (g_setting_state == SettingKey::kMalformed) {
     report_missing_key("ulid_tsid.public_id_key is not 64 hexadecimal digits");
   }
+  return g_setting_key;
 }
 
 // `domain` has passed prefix_arg(), so it is at most kTypeidMaxPrefixLength bytes.
 const PublicIdKey& subkey(FunctionCallInfo fcinfo, TextArg domain, int key_arg) {
-  std::uint8_t master[kPublicIdMasterKeyBytes];
-  master_key(fcinfo, key_arg, master);
+  const std::uint8_t* master = master_key(fcinfo, key_arg);
   if (domain.length > sizeof g_cache.domain) {
     ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("public-ID domain too long")));
   }
   if (!g_cache.valid || g_cache.domain_length != domain.length ||
       memcmp(g_cache.domain, domain.data, domain.length) != 0 ||
-      memcmp(g_cache.master, master, sizeof master) != 0) {
+      memcmp(g_cache.master, master, kPublicIdMasterKeyBytes) != 0) {
     g_cache.valid = false;
     if (!public_id_derive(master, domain.data, domain.length, &g_cache.key)) {
       ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("could not derive a public-ID subkey")));
     }
-    memcpy(g_cache.master, master, sizeof master);
+    memcpy(g_cache.master, master, kPublicIdMasterKeyBytes);
     memcpy(g_cache.domain, domain.data, domain.length);
     g_cache.domain_length = domain.length;
     g_cache.valid = true;
@@ -101,7 +119,7 @@ void define_public_id_settings() {
   DefineCustomStringVariable(
       "ulid_tsid.public_id_key", "Master key of the public-ID permutation: 64 hexadecimal digits.",
       "Only superusers can read or set it; it is hidden from SHOW ALL.", &g_key_setting, "", PGC_SUSET,
-      GUC_SUPERUSER_ONLY | GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE, nullptr, nullptr, nullptr);
+      GUC_SUPERUSER_ONLY | GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE, nullptr, assign_key_setting, nullptr);
 }
 
 }  // namespace ulid_tsid::pg
