@@ -40,6 +40,10 @@ my $has_node_guc = $nodes[0]->safe_psql('postgres',
   =~ /\n1$/;
 note ">> tsid type: " . ($has_tsid ? 'yes' : 'no') . ", uuidv7(): " . ($has_uuidv7 ? 'yes' : 'no')
   . ", node_id setting: " . ($has_node_guc ? 'yes' : 'no');
+# The extension always has these now; a missing one must fail the run, not
+# quietly skip the checks that need it.
+BAIL_OUT('the installed ulid_tsid lacks tsid, uuidv7() or its settings')
+  unless $has_tsid && $has_uuidv7 && $has_node_guc;
 
 my $uuid_expr = $has_uuidv7 ? 'uuidv7()' : 'gen_random_uuid()';
 my $tsid_col  = $has_tsid ? ', ts tsid NOT NULL' : '';

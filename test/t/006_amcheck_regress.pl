@@ -19,6 +19,10 @@ $node->safe_psql('postgres', 'CREATE EXTENSION ulid_tsid; CREATE EXTENSION amche
 my $has_tsid = $node->safe_psql('postgres',
 	"SELECT count(*) FROM pg_type WHERE typname = 'tsid'") eq '1';
 note ">> tsid type: " . ($has_tsid ? 'yes' : 'no');
+# The extension always has these now; a missing one must fail the run, not
+# quietly skip the checks that need it.
+BAIL_OUT('the installed ulid_tsid lacks tsid, uuidv7() or its settings')
+  unless $has_tsid;
 
 $node->safe_psql('postgres', q{
 -- Time-ordered, indexes maintained by inserts.
