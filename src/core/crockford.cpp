@@ -27,13 +27,13 @@ constexpr std::array<std::int8_t, 256> kDecodeTable = MakeDecodeTable();
 
 int crockford_value(unsigned char c) noexcept { return kDecodeTable[c]; }
 
-void encode_128(const std::uint8_t bytes[16], char out[kUlidTextLength]) noexcept {
+void encode_128(const std::uint8_t bytes[16], char out[kUlidTextLength], const char* alphabet) noexcept {
   std::uint64_t hi = 0, lo = 0;
   for (int i = 0; i < 8; ++i) hi = (hi << 8) | bytes[i];
   for (int i = 8; i < 16; ++i) lo = (lo << 8) | bytes[i];
   // 26 symbols carry 130 bits: the first holds the top 3 bits, the rest 5 each.
   for (int i = static_cast<int>(kUlidTextLength) - 1; i >= 0; --i) {
-    out[i] = kCrockfordAlphabet[lo & 31];
+    out[i] = alphabet[lo & 31];
     lo = (lo >> 5) | (hi << 59);
     hi >>= 5;
   }
@@ -59,10 +59,10 @@ DecodeStatus decode_128(const char* text, std::size_t length, std::uint8_t bytes
   return {};
 }
 
-void encode_64(std::uint64_t value, char out[kTsidTextLength]) noexcept {
+void encode_64(std::uint64_t value, char out[kTsidTextLength], const char* alphabet) noexcept {
   // 13 symbols carry 65 bits: the first holds the top 4 bits.
   for (int i = static_cast<int>(kTsidTextLength) - 1; i >= 0; --i) {
-    out[i] = kCrockfordAlphabet[value & 31];
+    out[i] = alphabet[value & 31];
     value >>= 5;
   }
 }

@@ -32,14 +32,17 @@ struct DecodeStatus {
 // Accepts both cases and Crockford's aliases I, L -> 1 and O -> 0.
 int crockford_value(unsigned char c) noexcept;
 
-// Writes exactly 26 upper-case characters (no terminator) for 16 big-endian bytes.
-void encode_128(const std::uint8_t bytes[16], char out[kUlidTextLength]) noexcept;
+// Writes exactly 26 characters (no terminator) for 16 big-endian bytes, in
+// `alphabet` (32 symbols): Crockford's upper case by default, TypeID's lower case.
+void encode_128(const std::uint8_t bytes[16], char out[kUlidTextLength],
+                const char* alphabet = kCrockfordAlphabet) noexcept;
 
 // Reads exactly 26 characters into 16 big-endian bytes; `bytes` is untouched on failure.
 DecodeStatus decode_128(const char* text, std::size_t length, std::uint8_t bytes[16]) noexcept;
 
-// Writes exactly 13 upper-case characters (no terminator).
-void encode_64(std::uint64_t value, char out[kTsidTextLength]) noexcept;
+// Writes exactly 13 characters (no terminator), in `alphabet` as above.
+void encode_64(std::uint64_t value, char out[kTsidTextLength],
+               const char* alphabet = kCrockfordAlphabet) noexcept;
 
 // Reads 1 to 13 characters; a shorter text reads as if its leading zeros were dropped.
 DecodeStatus decode_64(const char* text, std::size_t length, std::uint64_t* value) noexcept;

@@ -3,7 +3,13 @@
 #include <array>
 #include <cstring>
 
+#include "crockford.hpp"
+
 namespace ulid_tsid {
+
+static_assert(kTypeidSuffixLength128 == kUlidTextLength && kTypeidSuffixLength64 == kTsidTextLength,
+              "a TypeID suffix is the Crockford text of the same bits");
+
 namespace {
 
 // Strictly the lower-case alphabet: no upper case, no Crockford aliases.
@@ -112,28 +118,14 @@ const char* typeid_error_message(TypeidError error) noexcept {
 std::size_t typeid_format_128(const char* prefix, std::size_t prefix_length,
                               const std::uint8_t bytes[16], char* out) noexcept {
   const std::size_t n = WritePrefix(prefix, prefix_length, out);
-  char* s = out + n;
-  std::uint64_t hi = 0, lo = 0;
-  for (int i = 0; i < 8; ++i) hi = (hi << 8) | bytes[i];
-  for (int i = 8; i < 16; ++i) lo = (lo << 8) | bytes[i];
-  // 26 symbols carry 130 bits: the first holds the top 3 bits, the rest 5 each.
-  for (int i = static_cast<int>(kTypeidSuffixLength128) - 1; i >= 0; --i) {
-    s[i] = kTypeidAlphabet[lo & 31];
-    lo = (lo >> 5) | (hi << 59);
-    hi >>= 5;
-  }
+  encode_128(bytes, out + n, kTypeidAlphabet);
   return n + kTypeidSuffixLength128;
 }
 
 std::size_t typeid_format_64(const char* prefix, std::size_t prefix_length, std::uint64_t value,
                              char* out) noexcept {
   const std::size_t n = WritePrefix(prefix, prefix_length, out);
-  char* s = out + n;
-  // 13 symbols carry 65 bits: the first holds the top 4 bits.
-  for (int i = static_cast<int>(kTypeidSuffixLength64) - 1; i >= 0; --i) {
-    s[i] = kTypeidAlphabet[value & 31];
-    value >>= 5;
-  }
+  encode_64(value, out + n, kTypeidAlphabet);
   return n + kTypeidSuffixLength64;
 }
 
