@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "clock.hpp"
 #include "generate_status.hpp"
 #include "ticks.hpp"
 #include "tsid.hpp"
@@ -19,11 +20,11 @@ class TsidGenerator {
  public:
   TickSequence& ticks() noexcept { return ticks_; }
 
-  // A per-process sequence starts after every value of the current millisecond,
-  // so a backend that reuses an exited backend's slot cannot repeat its values.
-  void start_after_ms(std::uint64_t ms_since_epoch) noexcept {
-    ticks_.resume_after(tsid_bound(ms_since_epoch, true));
-  }
+  // Makes the first value of a per-process sequence start after every value of
+  // the millisecond it is made in, so that a backend that reuses an exited
+  // backend's slot cannot repeat its values. Only a value actually produced
+  // uses this up: a clock reading out of range leaves it armed.
+  void start_after_first_millisecond() noexcept { start_pending_ = true; }
 
   // `sub_ms_ns`: how far into its millisecond the clock is (0..999,999).
   GenerateStatus next(std::int64_t now_unix_ms, const TsidLayout& layout, std::uint64_t* out,
@@ -32,10 +33,15 @@ class TsidGenerator {
         static_cast<std::uint64_t>(now_unix_ms - kTsidEpochUnixMs) > kTsidMaxMs) {
       return GenerateStatus::kClockOutOfRange;
     }
+    const auto ms = static_cast<std::uint64_t>(now_unix_ms - kTsidEpochUnixMs);
     if (sub_ms_ns > 999999) sub_ms_ns = 999999;
     const std::uint64_t counter_start = (std::uint64_t{sub_ms_ns} << layout.counter_bits()) / 1000000;
-    const std::uint64_t candidate =
-        layout.compose(static_cast<std::uint64_t>(now_unix_ms - kTsidEpochUnixMs), counter_start);
+    std::uint64_t candidate = layout.compose(ms, counter_start);
+    const bool starting = start_pending_ && !ticks_.shared();
+    if (starting) {
+      if (ms == kTsidMaxMs) return GenerateStatus::kExhausted;
+      candidate = layout.compose(ms + 1, 0);
+    }
     std::uint64_t value = 0;
     const bool claimed = ticks_.try_advance(
         [&layout, candidate](std::uint64_t last, std::uint64_t* next) {
@@ -45,12 +51,20 @@ class TsidGenerator {
         },
         &value);
     if (!claimed) return GenerateStatus::kExhausted;
+    if (starting) start_pending_ = false;
     *out = value;
     return GenerateStatus::kOk;
   }
 
+  // next() at a Unix-ns clock reading.
+  GenerateStatus next_at(std::int64_t now_unix_ns, const TsidLayout& layout, std::uint64_t* out) noexcept {
+    const ClockMs clock = split_ns(now_unix_ns);
+    return next(clock.ms, layout, out, clock.sub_ms_ns);
+  }
+
  private:
   TickSequence ticks_;
+  bool start_pending_ = false;
 };
 
 }  // namespace ulid_tsid

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "clock.hpp"
 #include "generate_status.hpp"
 #include "ticks.hpp"
 #include "ulid.hpp"
@@ -12,6 +13,16 @@
 namespace ulid_tsid {
 
 inline constexpr int kUlidRandomBytes = 10;
+
+// 65,536ths of a millisecond, from 0..999,999 nanoseconds into it.
+inline std::uint16_t ulid_fraction_of(std::uint32_t sub_ms_ns) noexcept {
+  return static_cast<std::uint16_t>((std::uint64_t{sub_ms_ns} << 16) / kNsPerMs);
+}
+
+// The 65,536ths of its millisecond that a Unix-ns clock reading is at.
+inline std::uint16_t ulid_fraction(std::int64_t unix_ns) noexcept {
+  return ulid_fraction_of(split_ns(unix_ns).sub_ms_ns);
+}
 
 // generate_ulid(): the first 8 bytes are a tick of (48-bit ms, 16-bit
 // sub-millisecond fraction of the clock, in 65,536ths) that strictly increases
@@ -42,14 +53,17 @@ class UlidGenerator {
     return GenerateStatus::kOk;
   }
 
+  // next() at a Unix-ns clock reading; a reading before 1970 (even by 1 ns) is
+  // out of range, as its floor millisecond is negative.
+  GenerateStatus next_at(std::int64_t now_unix_ns, const std::uint8_t random[kUlidTailBytes],
+                         std::uint8_t out[16]) noexcept {
+    const ClockMs clock = split_ns(now_unix_ns);
+    return next(clock.ms, ulid_fraction_of(clock.sub_ms_ns), random, out);
+  }
+
  private:
   TickSequence ticks_;
 };
-
-// The 65,536ths of its millisecond that a Unix-ns clock reading is at.
-inline std::uint16_t ulid_fraction(std::int64_t unix_ns) noexcept {
-  return static_cast<std::uint16_t>(((unix_ns % 1000000) << 16) / 1000000);
-}
 
 // generate_ulid_monotonic(): the ULID spec's monotonic mode, per process. A new
 // millisecond draws 80 fresh random bits; the same millisecond (or a clock that

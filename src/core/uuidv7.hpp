@@ -5,28 +5,34 @@
 
 #include <cstdint>
 
+#include "clock.hpp"
 #include "generate_status.hpp"
 #include "ticks.hpp"
 
 namespace ulid_tsid {
 
 inline constexpr int kSubMsBits = 12;
-inline constexpr std::int64_t kNsPerMs = 1000000;
 inline constexpr std::uint64_t kUuidv7MaxMs = (std::uint64_t{1} << 48) - 1;
 inline constexpr int kUuidv7RandomBytes = 8;
 
-// A clock reading as a tick: milliseconds, then 4096ths of the millisecond.
-inline std::uint64_t uuidv7_tick(std::int64_t unix_ns) noexcept {
-  const auto ms = static_cast<std::uint64_t>(unix_ns / kNsPerMs);
-  const auto fraction = static_cast<std::uint64_t>(((unix_ns % kNsPerMs) << kSubMsBits) / kNsPerMs);
-  return (ms << kSubMsBits) | fraction;
+// A time as a tick: milliseconds, then 4096ths of the millisecond.
+inline std::uint64_t uuidv7_tick(std::uint64_t ms, std::uint32_t sub_ms_ns) noexcept {
+  return (ms << kSubMsBits) | ((std::uint64_t{sub_ms_ns} << kSubMsBits) / kNsPerMs);
 }
 
-inline std::int64_t uuidv7_tick_ns(std::uint64_t tick) noexcept {
-  const std::int64_t ms = static_cast<std::int64_t>(tick >> kSubMsBits);
-  const std::int64_t fraction = static_cast<std::int64_t>(tick & ((1u << kSubMsBits) - 1));
-  // Round up so that converting back gives the same fraction.
-  return ms * kNsPerMs + (fraction * kNsPerMs + (1 << kSubMsBits) - 1) / (1 << kSubMsBits);
+// A Unix-ns clock reading (from 1970 on) as a tick.
+inline std::uint64_t uuidv7_tick(std::int64_t unix_ns) noexcept {
+  const ClockMs clock = split_ns(unix_ns);
+  return uuidv7_tick(static_cast<std::uint64_t>(clock.ms), clock.sub_ms_ns);
+}
+
+// The time a tick stands for, milliseconds and nanoseconds kept apart so that
+// no tick up to year 10889 overflows (nanoseconds since 1970 would after 2262).
+// The nanoseconds round up, so that uuidv7_tick() of the result is `tick` again.
+inline ClockMs uuidv7_tick_time(std::uint64_t tick) noexcept {
+  const std::uint64_t fraction = tick & ((1u << kSubMsBits) - 1);
+  return {static_cast<std::int64_t>(tick >> kSubMsBits),
+          static_cast<std::uint32_t>((fraction * kNsPerMs + (1u << kSubMsBits) - 1) >> kSubMsBits)};
 }
 
 // Writes a version-7 UUID for `tick`; `random` fills rand_b (its top two bits
@@ -58,10 +64,9 @@ class Uuidv7Generator {
   TickSequence& ticks() noexcept { return ticks_; }
 
   GenerateStatus next_tick(std::int64_t now_unix_ns, std::uint64_t* tick) noexcept {
-    if (now_unix_ns < 0 || static_cast<std::uint64_t>(now_unix_ns / kNsPerMs) > kUuidv7MaxMs) {
-      return GenerateStatus::kClockOutOfRange;
-    }
-    const std::uint64_t candidate = uuidv7_tick(now_unix_ns);
+    const ClockMs clock = split_ns(now_unix_ns);
+    if (clock.ms < 0 || static_cast<std::uint64_t>(clock.ms) > kUuidv7MaxMs) return GenerateStatus::kClockOutOfRange;
+    const std::uint64_t candidate = uuidv7_tick(static_cast<std::uint64_t>(clock.ms), clock.sub_ms_ns);
     if (!ticks_.claim(candidate, tick) || (*tick >> kSubMsBits) > kUuidv7MaxMs) {
       return GenerateStatus::kExhausted;
     }

@@ -14,6 +14,10 @@ void wire() {
     g_state.ulid.ticks().share(&shared->ulid.last);
     g_state.tsid.ticks().share(&shared->tsid.last);
     g_state.uuidv7.ticks().share(&shared->uuidv7.last);
+  } else {
+    // This backend's TSID slot may have been an exited backend's: start after
+    // everything it could have made (it never ran ahead of the clock).
+    g_state.tsid.start_after_first_millisecond();
   }
   g_wired = true;
 }

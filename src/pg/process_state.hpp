@@ -15,7 +15,6 @@ struct ProcessState {
   UlidMonotonicGenerator ulid_monotonic;
   TsidGenerator tsid;
   Uuidv7Generator uuidv7;
-  bool tsid_started = false;  // per-process tsid sequence positioned after the clock
 };
 
 // This backend's state; the first call attaches it to shared ticks if any.

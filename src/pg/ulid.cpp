@@ -100,8 +100,7 @@ ULID_TSID_FUNCTION(generate_ulid) {
   std::uint8_t random[kUlidTailBytes];
   draw_random(random, sizeof random);
   std::uint8_t* out = palloc_ulid();
-  const std::int64_t now_ns = realtime_ns();
-  const GenerateStatus status = state.ulid.next(now_ns / 1000000, ulid_fraction(now_ns), random, out);
+  const GenerateStatus status = state.ulid.next_at(realtime_ns(), random, out);
   if (unlikely(status != GenerateStatus::kOk)) report_generate_failure("generate_ulid", status);
   PG_RETURN_POINTER(out);
 }
@@ -110,7 +109,7 @@ ULID_TSID_FUNCTION(generate_ulid) {
 // a millisecond); an ERROR rather than a wrap when the 80 bits run out.
 ULID_TSID_FUNCTION(generate_ulid_monotonic) {
   ProcessState& state = process_state();
-  const std::int64_t now_ms = realtime_ns() / 1000000;
+  const std::int64_t now_ms = split_ns(realtime_ns()).ms;
   std::uint8_t random[kUlidRandomBytes] = {};
   if (state.ulid_monotonic.needs_random(now_ms)) draw_random(random, sizeof random);
   std::uint8_t* out = palloc_ulid();

@@ -54,16 +54,19 @@ ULID_TSID_FUNCTION(ulid_tsid_uuidv7) { return uuid_from_tick(claim_tick(realtime
 // A version-7 UUID of now shifted by an interval (PostgreSQL 18's uuidv7(interval)).
 ULID_TSID_FUNCTION(ulid_tsid_uuidv7_shifted) {
   Interval* shift = PG_GETARG_INTERVAL_P(0);
-  const std::int64_t tick_ns = uuidv7_tick_ns(claim_tick(realtime_ns()));
+  // Milliseconds and the nanoseconds past them travel apart, as in PostgreSQL
+  // 18: nanoseconds since 1970 overflow 64 bits after 2262, long before 10889.
+  const ClockMs now = uuidv7_tick_time(claim_tick(realtime_ns()));
   // Shift in timestamptz (microseconds) so that months and days follow the
-  // calendar, carrying the nanoseconds across as PostgreSQL 18 does.
-  TimestampTz ts = tick_ns / 1000 - kUnixEpochInPgMicros;
+  // calendar; the nanoseconds below a microsecond are carried across.
+  TimestampTz ts = now.ms * 1000 + now.sub_ms_ns / 1000 - kUnixEpochInPgMicros;
   ts = DatumGetTimestampTz(
       DirectFunctionCall2(timestamptz_pl_interval, TimestampTzGetDatum(ts), PointerGetDatum(shift)));
   // PostgreSQL 18 does not check the result; we do: ERROR 22003 outside 1970..10889.
-  (void)unix_ms_from_timestamptz(ts, 0, static_cast<int64>(kUuidv7MaxMs), "uuidv7");
-  const std::int64_t shifted_ns = (ts + kUnixEpochInPgMicros) * 1000 + tick_ns % 1000;
-  return uuid_from_tick(uuidv7_tick(shifted_ns));
+  const int64 shifted_ms = unix_ms_from_timestamptz(ts, 0, static_cast<int64>(kUuidv7MaxMs), "uuidv7");
+  const int64 shifted_us = ts + kUnixEpochInPgMicros;
+  const auto sub_ms_ns = static_cast<std::uint32_t>((shifted_us - shifted_ms * 1000) * 1000 + now.sub_ms_ns % 1000);
+  return uuid_from_tick(uuidv7_tick(static_cast<std::uint64_t>(shifted_ms), sub_ms_ns));
 }
 
 ULID_TSID_FUNCTION(uuidv7_lower_bound) { return uuidv7_bound_of(fcinfo, false); }

@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <limits>
 #include <thread>
 #include <vector>
 
+#include "clock.hpp"
 #include "ticks.hpp"
 
 namespace {
@@ -20,6 +22,25 @@ static std::uint64_t Claim(ulid_tsid::TickSequence& sequence, std::uint64_t cand
   std::uint64_t tick = 0;
   EXPECT_TRUE(sequence.claim(candidate, &tick));
   return tick;
+}
+
+// Clock readings split into floor milliseconds and 0..999,999 ns, also before
+// 1970 and at both ends of int64.
+TEST(SplitNs, FloorMillisecondsAndNonNegativeRest) {
+  using ulid_tsid::split_ns;
+  EXPECT_EQ(split_ns(0).ms, 0);
+  EXPECT_EQ(split_ns(0).sub_ms_ns, 0u);
+  EXPECT_EQ(split_ns(1999999).ms, 1);
+  EXPECT_EQ(split_ns(1999999).sub_ms_ns, 999999u);
+  EXPECT_EQ(split_ns(-1).ms, -1);
+  EXPECT_EQ(split_ns(-1).sub_ms_ns, 999999u);
+  EXPECT_EQ(split_ns(-1000000).ms, -1);
+  EXPECT_EQ(split_ns(-1000000).sub_ms_ns, 0u);
+  EXPECT_EQ(split_ns(-1000001).ms, -2);
+  const auto lo = split_ns(std::numeric_limits<std::int64_t>::min());
+  EXPECT_EQ(lo.ms * 1000000 + static_cast<std::int64_t>(lo.sub_ms_ns), std::numeric_limits<std::int64_t>::min());
+  const auto hi = split_ns(std::numeric_limits<std::int64_t>::max());
+  EXPECT_EQ(hi.ms * 1000000 + static_cast<std::int64_t>(hi.sub_ms_ns), std::numeric_limits<std::int64_t>::max());
 }
 
 TEST(NextTick, AheadTakesCandidateElseLastPlusOne) {

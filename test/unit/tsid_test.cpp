@@ -198,15 +198,59 @@ TEST(TsidGenerator, ExhaustionAtTheEndOfTimeNeverRepeats) {
   }
 }
 
-TEST(TsidGenerator, StartAfterMsSkipsThatMillisecond) {
+TEST(TsidGenerator, StartAfterFirstMillisecondSkipsThatMillisecond) {
   TsidGenerator g;
-  g.start_after_ms(5000);
+  g.start_after_first_millisecond();
   const TsidLayout l = Layout(10, 3);
   std::uint64_t v = 0;
-  ASSERT_EQ(g.next(kTsidEpochUnixMs + 5000, l, &v), GenerateStatus::kOk);
+  ASSERT_EQ(g.next(kTsidEpochUnixMs + 5000, l, &v, 999999), GenerateStatus::kOk);
   EXPECT_EQ(v, l.compose(5001, 0));
+  ASSERT_EQ(g.next(kTsidEpochUnixMs + 5001, l, &v), GenerateStatus::kOk);
+  EXPECT_EQ(v, l.compose(5001, 1)) << "only the first value skips ahead";
   ASSERT_EQ(g.next(kTsidEpochUnixMs + 6000, l, &v), GenerateStatus::kOk);
   EXPECT_EQ(v, l.compose(6000, 0));
+}
+
+// A clock that once reads before 2020 (or after 2159) must not touch the
+// sequence: once the clock is right again, values are of the right time, not
+// of 2159 (negative int8s that sort before everything).
+TEST(TsidGenerator, ClockOutOfRangeBeforeTheFirstValueChangesNothing) {
+  const TsidLayout l = Layout(0, 0, 7, 5);
+  for (std::int64_t bad_ns : {std::int64_t{0}, std::int64_t{-1}, std::numeric_limits<std::int64_t>::min(),
+                              (kTsidEpochUnixMs - 1) * 1000000 + 999999,
+                              (kTsidEpochUnixMs + static_cast<std::int64_t>(kTsidMaxMs) + 1) * 1000000}) {
+    TsidGenerator g;
+    g.start_after_first_millisecond();
+    std::uint64_t v = 99;
+    for (int n = 0; n < 3; ++n) ASSERT_EQ(g.next_at(bad_ns, l, &v), GenerateStatus::kClockOutOfRange) << bad_ns;
+    EXPECT_EQ(v, 99u);
+    const std::int64_t good_ms = kTsidEpochUnixMs + 86400000;  // 2020-01-02
+    ASSERT_EQ(g.next_at(good_ms * 1000000 + 250000, l, &v), GenerateStatus::kOk);
+    EXPECT_EQ(v, l.compose(86400001, 0)) << "started after the first good millisecond, as armed";
+    EXPECT_EQ(ulid_tsid::tsid_unix_ms(v), good_ms + 1);
+    ASSERT_EQ(g.next_at(bad_ns, l, &v), GenerateStatus::kClockOutOfRange);
+    ASSERT_EQ(g.next_at((good_ms + 5) * 1000000, l, &v), GenerateStatus::kOk);
+    EXPECT_EQ(v, l.compose(86400005, 0)) << "back and forth: still the clock's time";
+  }
+}
+
+// The first and last millisecond of TSID time, read from nanoseconds.
+TEST(TsidGenerator, RangeEndsFromNanoseconds) {
+  const TsidLayout l = Layout(0, 0);
+  std::uint64_t v = 0;
+  TsidGenerator first;
+  ASSERT_EQ(first.next_at(kTsidEpochUnixMs * 1000000, l, &v), GenerateStatus::kOk);
+  EXPECT_EQ(v, 1u) << "ms 0 of 2020 (a fresh sequence never hands out 0)";
+  EXPECT_EQ(first.next_at(kTsidEpochUnixMs * 1000000 - 1, l, &v), GenerateStatus::kClockOutOfRange);
+  TsidGenerator last;
+  const std::int64_t end_ms = kTsidEpochUnixMs + static_cast<std::int64_t>(kTsidMaxMs);
+  ASSERT_EQ(last.next_at(end_ms * 1000000 + 999999, l, &v), GenerateStatus::kOk);
+  EXPECT_EQ(ulid_tsid::tsid_time_ms(v), kTsidMaxMs);
+  EXPECT_EQ(last.next_at((end_ms + 1) * 1000000, l, &v), GenerateStatus::kClockOutOfRange);
+  TsidGenerator armed;
+  armed.start_after_first_millisecond();
+  EXPECT_EQ(armed.next_at(end_ms * 1000000, l, &v), GenerateStatus::kExhausted)
+      << "no millisecond is left after the last one";
 }
 
 // Writers with their own sequences and distinct slots never collide, whatever

@@ -265,6 +265,30 @@ TEST(UlidGenerator, ClockOutOfRange) {
   EXPECT_EQ(TimeMs(out), kUlidMaxMs);
 }
 
+// A reading before 1970 is out of range however close to it (a truncating
+// division would have made -0.5 ms millisecond 0), and the fraction of a
+// negative reading is computed without shifting a negative number.
+TEST(UlidGenerator, NanosecondReadingsAroundBothEnds) {
+  UlidGenerator g;
+  const Tail8 r = {{1, 2, 3, 4, 5, 6, 7, 8}};
+  std::uint8_t out[16];
+  for (std::int64_t bad : {std::int64_t{-1}, std::int64_t{-500000}, std::int64_t{-1000000},
+                           std::numeric_limits<std::int64_t>::min()}) {
+    EXPECT_EQ(g.next_at(bad, r.r, out), GenerateStatus::kClockOutOfRange) << bad;
+    EXPECT_LT(ulid_tsid::ulid_fraction(bad), 0x10000u);
+  }
+  EXPECT_EQ(ulid_tsid::ulid_fraction(-1), 0xFFFFu) << "1 ns before a millisecond";
+  EXPECT_EQ(ulid_tsid::ulid_fraction(-500000), 0x8000u);
+  ASSERT_EQ(g.next_at(0, r.r, out), GenerateStatus::kOk);
+  EXPECT_EQ(High64(out), 1u) << "ms 0 (a fresh sequence never hands out tick 0)";
+  ASSERT_EQ(g.next_at(1000000 + 500000, r.r, out), GenerateStatus::kOk);
+  EXPECT_EQ(High64(out), 0x18000u) << "ms 1, half way through it";
+  // The generator's whole range fits an int64 of nanoseconds up to 2262 only;
+  // the clock cannot read past that, so next_at's range ends there.
+  ASSERT_EQ(g.next_at(std::numeric_limits<std::int64_t>::max(), r.r, out), GenerateStatus::kOk);
+  EXPECT_EQ(TimeMs(out), static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max() / 1000000));
+}
+
 // At the last millisecond of the layout the ticks run out: kExhausted, and from
 // then on only kExhausted, never a value at or below one already returned.
 TEST(UlidGenerator, ExhaustionAtTheEndOfTimeIsFinal) {

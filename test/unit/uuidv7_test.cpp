@@ -58,16 +58,42 @@ TEST(Uuidv7, TickFromNanoseconds) {
   EXPECT_EQ(ulid_tsid::uuidv7_tick(244), 0u);  // 244 ns < 1/4096 ms (244.14 ns)
   EXPECT_EQ(ulid_tsid::uuidv7_tick(245), 1u);
   EXPECT_EQ(ulid_tsid::uuidv7_tick(1645557742000000000), std::uint64_t{1645557742000} << 12);
+  EXPECT_EQ(ulid_tsid::uuidv7_tick(std::uint64_t{1645557742000}, 999999u), std::uint64_t{1645557742000} << 12 | 4095);
 }
 
-TEST(Uuidv7, TickNanosecondsRoundTrip) {
+// A reading before 1970 is out of range, never folded onto millisecond 0 (a
+// truncating division would put -0.5 ms there), and nothing shifts a negative
+// number on the way (UBSan would stop the sanitizer run).
+TEST(Uuidv7Generator, ClockJustBefore1970IsOutOfRange) {
+  Uuidv7Generator g;
+  std::uint64_t tick = 77;
+  for (std::int64_t ns : {std::int64_t{-1}, std::int64_t{-500000}, std::int64_t{-999999}, std::int64_t{-1000000},
+                          std::int64_t{-1000001}}) {
+    EXPECT_EQ(g.next_tick(ns, &tick), GenerateStatus::kClockOutOfRange) << ns;
+    EXPECT_EQ(tick, 77u);
+  }
+  ASSERT_EQ(g.next_tick(0, &tick), GenerateStatus::kOk);
+  EXPECT_EQ(tick, 1u) << "ms 0 (a fresh sequence never hands out tick 0)";
+  ASSERT_EQ(g.next_tick(-1, &tick), GenerateStatus::kClockOutOfRange) << "and after a good reading";
+  ASSERT_EQ(g.next_tick(1, &tick), GenerateStatus::kOk);
+  EXPECT_EQ(tick, 2u) << "the state was left as it was";
+  ASSERT_EQ(g.next_tick(5000000, &tick), GenerateStatus::kOk);
+  EXPECT_EQ(tick, std::uint64_t{5} << 12);
+}
+
+// Ticks of every era, 1970 to the last millisecond of year 10889 (past 2262,
+// where nanoseconds since 1970 no longer fit 64 bits), come back unchanged.
+TEST(Uuidv7, TickTimeRoundTrip) {
   for (std::uint64_t ms : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{1645557742000},
-                           std::uint64_t{9000000000000}}) {
+                           std::uint64_t{9000000000000}, std::uint64_t{9223372036854},  // 2262-04-11
+                           std::uint64_t{9223372036855}, std::uint64_t{11000000000000},  // 2318
+                           ulid_tsid::kUuidv7MaxMs}) {
     for (std::uint64_t f = 0; f < 4096; ++f) {
       const std::uint64_t tick = ms << 12 | f;
-      const std::int64_t ns = ulid_tsid::uuidv7_tick_ns(tick);
-      ASSERT_EQ(ulid_tsid::uuidv7_tick(ns), tick) << "ms " << ms << " fraction " << f;
-      ASSERT_GE(ns, static_cast<std::int64_t>(ms) * 1000000);
+      const ulid_tsid::ClockMs time = ulid_tsid::uuidv7_tick_time(tick);
+      ASSERT_EQ(time.ms, static_cast<std::int64_t>(ms));
+      ASSERT_LT(time.sub_ms_ns, 1000000u);
+      ASSERT_EQ(ulid_tsid::uuidv7_tick(ms, time.sub_ms_ns), tick) << "ms " << ms << " fraction " << f;
     }
   }
   // Ticks are monotonic in the clock.
