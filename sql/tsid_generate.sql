@@ -9,16 +9,16 @@ SELECT count(*) AS not_increasing FROM (
 SELECT count(*) FILTER (WHERE abs(extract(epoch FROM tsid_timestamp(id) - made_at)) >= 1) AS off_clock FROM gen;
 DROP TABLE gen;
 
--- Settings: by default no node bits (all 22 low bits count); a node id must fit
--- its bits (22023), only a superuser sets it, and node_bits changes only through
--- the server's configuration (test/t/004_multinode.pl runs node ids in 10 bits).
+-- Settings: by default no node bits (all 22 low bits count) and no node id
+-- (-1). Both belong to the server: postgresql.conf or ALTER SYSTEM, then a
+-- reload (test/t/008_node_settings.pl tests both orders, preloaded and not); a
+-- session cannot SET them, even locally, as a superuser or not.
 SHOW ulid_tsid.node_bits;
 SHOW ulid_tsid.node_id;
 SELECT regress_try('SET ulid_tsid.node_id = 1');
-SELECT regress_try('SET ulid_tsid.node_id = -1');
-SET ulid_tsid.node_id = 0;
+SELECT regress_try('SET LOCAL ulid_tsid.node_id = 7');
+SELECT regress_try($$SELECT set_config('ulid_tsid.node_id', '7', true)$$);
 SELECT regress_try('SET ulid_tsid.node_bits = 12');
-RESET ulid_tsid.node_id;
 SET ROLE regress_ulid_owner;
 SELECT regress_try('SET ulid_tsid.node_id = 0');
 RESET ROLE;

@@ -30,21 +30,15 @@ constexpr TextForm kTsidText = {"tsid", "1 to 13 Crockford base32 characters", "
 // further ahead means the clock stepped back, and waiting would stall.
 constexpr std::uint64_t kMaxWaitMs = 2;
 
-int g_node_id = 0;
+// Both are properties of the server (PGC_SIGHUP): a session cannot change them,
+// so a setting copied to other nodes per session (Citus's propagated SET LOCAL)
+// cannot give them all one id. Each is checked alone, because their check hooks
+// would otherwise see each other's old values and the order of two lines in
+// postgresql.conf would decide what a reload keeps; the combination is checked
+// where a value is generated.
+constexpr int kNodeIdUnset = -1;
+int g_node_id = kNodeIdUnset;
 int g_node_bits = 0;  // one cluster needs no node bits; multi-node setups set both
-
-bool check_node_id(int* newval, void** extra, GucSource source) {
-  if (*newval < (1 << g_node_bits)) return true;
-  GUC_check_errdetail("With ulid_tsid.node_bits = %d, node ids go from 0 to %d; raise node_bits first.",
-                      g_node_bits, (1 << g_node_bits) - 1);
-  return false;
-}
-
-bool check_node_bits(int* newval, void** extra, GucSource source) {
-  if (g_node_id < (1 << *newval)) return true;
-  GUC_check_errdetail("ulid_tsid.node_id %d does not fit in %d bits; change it first.", g_node_id, *newval);
-  return false;
-}
 
 int bit_width(unsigned value) {
   int bits = 0;
@@ -55,12 +49,33 @@ int bit_width(unsigned value) {
   return bits;
 }
 
+// The node settings as a layout, or an ERROR that names what to set.
+TsidLayout node_layout() {
+  TsidLayout layout;
+  layout.node_bits = g_node_bits;
+  if (g_node_bits == 0) return layout;  // the node id, set or not, takes no bits
+  if (unlikely(g_node_id == kNodeIdUnset)) {
+    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                    errmsg("generate_tsid(): ulid_tsid.node_bits is %d but ulid_tsid.node_id is not set", g_node_bits),
+                    errhint("Give this server its own ulid_tsid.node_id, from 0 to %d, in postgresql.conf or "
+                            "with ALTER SYSTEM, then reload.",
+                            (1 << g_node_bits) - 1)));
+  }
+  if (unlikely(g_node_id >= (1 << g_node_bits))) {
+    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                    errmsg("generate_tsid(): ulid_tsid.node_id %d does not fit in ulid_tsid.node_bits = %d", g_node_id,
+                           g_node_bits),
+                    errdetail("With %d node bits, node ids go from 0 to %d.", g_node_bits, (1 << g_node_bits) - 1),
+                    errhint("Raise ulid_tsid.node_bits (the same on every server) or lower ulid_tsid.node_id.")));
+  }
+  layout.node_id = static_cast<std::uint64_t>(g_node_id);
+  return layout;
+}
+
 // This backend's layout: with shared ticks the node alone; otherwise the node and
 // this backend's slot (unique among live backends) in the lowest bits.
 TsidLayout current_layout(bool shared) {
-  TsidLayout layout;
-  layout.node_bits = g_node_bits;
-  layout.node_id = static_cast<std::uint64_t>(g_node_id);
+  TsidLayout layout = node_layout();
   if (!shared) {
     // Slots run 1..MaxBackends (0 stays free for a backend without one, as in
     // single-user mode): MyBackendId is 1-based, MyProcNumber (17+) 0-based.
@@ -72,18 +87,17 @@ TsidLayout current_layout(bool shared) {
     layout.slot_bits = bit_width(static_cast<unsigned>(MaxBackends));
     layout.slot = slot > 0 ? static_cast<std::uint64_t>(slot) : 0;
   }
+  if (unlikely(!layout.valid())) {
+    ereport(ERROR,
+            (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+             errmsg("generate_tsid(): no counter bits left"),
+             errdetail("ulid_tsid.node_bits = %d and %d bits for the backend slot (max_connections and "
+                       "worker settings) exceed the 22 bits below the timestamp.",
+                       layout.node_bits, layout.slot_bits),
+             errhint("Add ulid_tsid to shared_preload_libraries (no slot bits needed), or lower "
+                     "ulid_tsid.node_bits.")));
+  }
   return layout;
-}
-
-void report_layout_too_wide(const TsidLayout& layout) {
-  ereport(ERROR,
-          (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-           errmsg("generate_tsid(): no counter bits left"),
-           errdetail("ulid_tsid.node_bits = %d and %d bits for the backend slot (max_connections and "
-                     "worker settings) exceed the 22 bits below the timestamp.",
-                     layout.node_bits, layout.slot_bits),
-           errhint("Add ulid_tsid to shared_preload_libraries (no slot bits needed), or lower "
-                   "ulid_tsid.node_bits.")));
 }
 
 std::uint64_t tsid_arg(FunctionCallInfo fcinfo, int n) {
@@ -111,20 +125,15 @@ Datum tsid_bound_of(FunctionCallInfo fcinfo, bool upper) {
 namespace ulid_tsid::pg {
 
 void define_tsid_settings() {
-  // node_bits first, so node_id's check sees its final value at startup.
   DefineCustomIntVariable("ulid_tsid.node_bits", "Bits of a TSID given to the node id (0-20).",
-                          "0 (the default) gives all 22 low bits to the counter; clusters that write "
+                          "0 (the default) gives all 22 low bits to the counter; servers that write "
                           "into shared data set the same node_bits everywhere and distinct node_ids.",
-                          &g_node_bits, 0, 0, kTsidMaxNodeBits, PGC_SIGHUP, 0, check_node_bits, nullptr,
-                          nullptr);
-  DefineCustomIntVariable("ulid_tsid.node_id", "Node id written into every generated TSID.",
-                          "Give each cluster that writes TSIDs into shared data its own id.", &g_node_id, 0, 0,
-                          (1 << kTsidMaxNodeBits) - 1, PGC_SUSET, 0, check_node_id, nullptr, nullptr);
-#if PG_VERSION_NUM >= 150000
-  MarkGUCPrefixReserved("ulid_tsid");
-#else
-  EmitWarningsOnPlaceholders("ulid_tsid");
-#endif
+                          &g_node_bits, 0, 0, kTsidMaxNodeBits, PGC_SIGHUP, 0, nullptr, nullptr, nullptr);
+  DefineCustomIntVariable("ulid_tsid.node_id", "This server's node id, written into every generated TSID.",
+                          "-1 (the default) means not set, which generate_tsid() refuses when node_bits "
+                          "is above 0. Give each server that writes TSIDs into shared data its own id.",
+                          &g_node_id, kNodeIdUnset, kNodeIdUnset, (1 << kTsidMaxNodeBits) - 1, PGC_SIGHUP, 0,
+                          nullptr, nullptr, nullptr);
 }
 
 }  // namespace ulid_tsid::pg
@@ -170,19 +179,12 @@ ULID_TSID_FUNCTION(tsid_counter) {
 // A new tsid; never a duplicate within the cluster (see README: Guarantees).
 ULID_TSID_FUNCTION(generate_tsid) {
   ProcessState& state = process_state();
-  const bool shared = state.tsid.ticks().shared();
-  const TsidLayout layout = current_layout(shared);
-  if (unlikely(!layout.valid())) report_layout_too_wide(layout);
+  const TsidLayout layout = current_layout(state.tsid.ticks().shared());
   const std::int64_t now_ns = realtime_ns();
-  std::int64_t now_ms = now_ns / 1000000;
-  if (unlikely(!shared && !state.tsid_started)) {
-    state.tsid.start_after_ms(static_cast<std::uint64_t>(now_ms - kTsidEpochUnixMs));
-    state.tsid_started = true;
-  }
   std::uint64_t value = 0;
-  const GenerateStatus status =
-      state.tsid.next(now_ms, layout, &value, static_cast<std::uint32_t>(now_ns % 1000000));
+  const GenerateStatus status = state.tsid.next_at(now_ns, layout, &value);
   if (unlikely(status != GenerateStatus::kOk)) report_generate_failure("generate_tsid", status);
+  std::int64_t now_ms = split_ns(now_ns).ms;
   // A used-up millisecond moved the value ahead of the clock: wait for the clock,
   // so no value is ever ahead of it when its backend exits and a new backend
   // takes over the slot.
