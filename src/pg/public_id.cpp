@@ -2,14 +2,19 @@
 // key's bits under a domain, shown as a TypeID whose prefix is the domain. The
 // public form reveals neither the creation time nor the order of the keys.
 //
-// The master key comes from ulid_tsid.public_id_key (superuser-only, hidden from
-// SHOW ALL; the functions that read it are STABLE) or from a bytea argument
-// (IMMUTABLE overloads). It is never echoed in an error.
+// The master key comes from the file named by ulid_tsid.public_id_key_file
+// (never from a setting: any setting's value can reach other roles, the server
+// log or pg_file_settings), read on first use and again after each reload; or
+// from a bytea argument (IMMUTABLE overloads). It is never echoed in an error.
+#include "postgres_api.hpp"
+
+#include "../core/key_file.hpp"
 #include "../core/public_id.hpp"
 #include "../core/typeid.hpp"
-#include "postgres_api.hpp"
 #include "settings.hpp"
 #include "text_args.hpp"
+
+#include <unistd.h>
 
 extern "C" {
 #include "utils/guc.h"
@@ -20,7 +25,7 @@ using namespace ulid_tsid::pg;
 
 namespace {
 
-char* g_key_setting = nullptr;
+char* g_key_file = nullptr;
 
 // The last (master key, domain) pair and its subkey: deriving costs two BLAKE2b
 // runs, and a query usually encodes many keys of one domain.
@@ -33,47 +38,42 @@ struct SubkeyCache {
 };
 SubkeyCache g_cache;
 
-// The setting's key, parsed once when the setting is assigned (not per call).
-// A malformed value is not rejected at SET time, because the rejection would
-// echo it; the functions report it when they need the key.
-enum class SettingKey : std::uint8_t { kUnset, kMalformed, kReady };
-SettingKey g_setting_state = SettingKey::kUnset;
-std::uint8_t g_setting_key[kPublicIdMasterKeyBytes] = {};
+// The key file's key, read when first needed after the setting was assigned.
+bool g_file_key_loaded = false;
+std::uint8_t g_file_key[kPublicIdMasterKeyBytes] = {};
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
+// A new value of the setting, or a reload (which assigns it again): forget the
+// key and every copy derived from it, so the next use reads the file afresh.
+void assign_key_file(const char* newval, void* extra) {
+  wipe(g_file_key, sizeof g_file_key);
+  wipe(&g_cache, sizeof g_cache);
+  g_file_key_loaded = false;
 }
 
-void assign_key_setting(const char* newval, void* extra) {
-  const char* hex = newval != nullptr ? newval : "";
-  if (hex[0] == '\\' && hex[1] == 'x') hex += 2;
-  if (hex[0] == '\0') {
-    g_setting_state = SettingKey::kUnset;
-    return;
+const std::uint8_t* file_key() {
+  if (likely(g_file_key_loaded)) return g_file_key;
+  if (g_key_file == nullptr || g_key_file[0] == '\0') {
+    ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                    errmsg("no public-ID key: ulid_tsid.public_id_key_file is not set"),
+                    errhint("Write 32 random bytes as 64 hexadecimal digits into a file that only the database "
+                            "server's user can read (mode 0600), name it in ulid_tsid.public_id_key_file in "
+                            "postgresql.conf and reload; or pass the key as a 32-byte bytea argument.")));
   }
-  g_setting_state = SettingKey::kMalformed;
-  std::uint8_t key[kPublicIdMasterKeyBytes];
-  for (std::size_t i = 0; i < kPublicIdMasterKeyBytes; ++i) {
-    const int high = hex_value(hex[2 * i]);
-    const int low = high < 0 ? -1 : hex_value(hex[2 * i + 1]);
-    if (high < 0 || low < 0) return;
-    key[i] = static_cast<std::uint8_t>(high << 4 | low);
+  // Relative paths are relative to the data directory, as for ssl_key_file.
+  const char* path = is_absolute_path(g_key_file) ? g_key_file : psprintf("%s/%s", DataDir, g_key_file);
+  const KeyFileStatus status = read_key_file(path, static_cast<unsigned>(geteuid()), g_file_key, sizeof g_file_key);
+  if (!status.ok()) {
+    ereport(ERROR, (errcode(ERRCODE_CONFIG_FILE_ERROR),
+                    errmsg("public-ID key file \"%s\" %s%s%s", path, key_file_error_message(status.error),
+                           status.sys_errno != 0 ? ": " : "", status.sys_errno != 0 ? strerror(status.sys_errno) : ""),
+                    errhint("ulid_tsid.public_id_key_file names a regular file owned by the database server's "
+                            "user, mode 0600, holding the 32-byte key as 64 hexadecimal digits.")));
   }
-  if (hex[2 * kPublicIdMasterKeyBytes] != '\0') return;
-  memcpy(g_setting_key, key, sizeof key);
-  g_setting_state = SettingKey::kReady;
+  g_file_key_loaded = true;
+  return g_file_key;
 }
 
-void report_missing_key(const char* why) {
-  ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("no usable public-ID key: %s", why),
-                  errhint("As a superuser, set ulid_tsid.public_id_key to 64 hexadecimal digits (32 random "
-                          "bytes), e.g. in postgresql.conf, or pass the key as a 32-byte bytea argument.")));
-}
-
-// The master key from argument `n` if given, else from the setting.
+// The master key from argument `n` if given, else from the key file.
 const std::uint8_t* master_key(FunctionCallInfo fcinfo, int n) {
   if (PG_NARGS() > n) {
     bytea* key = PG_GETARG_BYTEA_PP(n);
@@ -83,11 +83,7 @@ const std::uint8_t* master_key(FunctionCallInfo fcinfo, int n) {
     }
     return reinterpret_cast<const std::uint8_t*>(VARDATA_ANY(key));
   }
-  if (g_setting_state == SettingKey::kUnset) report_missing_key("ulid_tsid.public_id_key is not set");
-  if (g_setting_state == SettingKey::kMalformed) {
-    report_missing_key("ulid_tsid.public_id_key is not 64 hexadecimal digits");
-  }
-  return g_setting_key;
+  return file_key();
 }
 
 // `domain` has passed prefix_arg(), so it is at most kTypeidMaxPrefixLength bytes.
@@ -116,10 +112,11 @@ const PublicIdKey& subkey(FunctionCallInfo fcinfo, TextArg domain, int key_arg) 
 namespace ulid_tsid::pg {
 
 void define_public_id_settings() {
-  DefineCustomStringVariable(
-      "ulid_tsid.public_id_key", "Master key of the public-ID permutation: 64 hexadecimal digits.",
-      "Only superusers can read or set it; it is hidden from SHOW ALL.", &g_key_setting, "", PGC_SUSET,
-      GUC_SUPERUSER_ONLY | GUC_NO_SHOW_ALL | GUC_NOT_IN_SAMPLE, nullptr, assign_key_setting, nullptr);
+  DefineCustomStringVariable("ulid_tsid.public_id_key_file",
+                             "File that holds the public-ID master key (64 hexadecimal digits).",
+                             "Absolute, or relative to the data directory; owned by the server's user, mode "
+                             "0600. Read on first use and again after a reload.",
+                             &g_key_file, "", PGC_SIGHUP, GUC_SUPERUSER_ONLY, nullptr, assign_key_file, nullptr);
 }
 
 }  // namespace ulid_tsid::pg
