@@ -2,14 +2,19 @@
 # unit tests, fuzzing and benchmarks of the pure C++ core (see README.md).
 
 EXTENSION = ulid_tsid
-EXTVERSION = 0.1.0
+EXTVERSION = 0.2.0
 
 MODULE_big = ulid_tsid
 CORE_SRCS = $(sort $(wildcard src/core/*.cpp))
 GLUE_SRCS = $(sort $(wildcard src/pg/*.cpp))
 OBJS = $(CORE_SRCS:.cpp=.o) $(GLUE_SRCS:.cpp=.o)
 
+# The current version's script is built from src/sql/; every released version's
+# install script and every upgrade script is frozen in sql/. To release: copy
+# the built script to sql/ (it then stays as it is), raise EXTVERSION, and write
+# sql/$(EXTENSION)--OLD--NEW.sql; scripts/suites/upgrade.sh checks the path.
 DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
+DATA = $(filter-out $(DATA_built),$(wildcard sql/$(EXTENSION)--*.sql))
 SQL_SOURCES = $(sort $(wildcard src/sql/*.sql))
 
 # pg_regress suites, by topic, in run order (scripts/suites/regress.sh checks that

@@ -24,8 +24,8 @@ SELECT id, id::tsid AS as_text, tsid_timestamp(id::tsid) AS created FROM users O
 ALTER TABLE users ALTER COLUMN id TYPE tsid USING id::tsid;
 SELECT id, name FROM users ORDER BY id;
 
-\echo '== uuidv7() on the plain uuid type, as in PostgreSQL 18'
-SELECT uuidv7() AS now_v7, uuid_extract_timestamp(uuidv7(interval '-1 day')) AS yesterday;
+\echo '== generate_uuidv7() on the plain uuid type (uuidv7() as in PostgreSQL 18 too)'
+SELECT generate_uuidv7() AS now_v7, uuid_extract_timestamp(generate_uuidv7(interval '-1 day')) AS yesterday;
 
 \echo '== strict input: every error says what is wrong (SQLSTATE 22P02)'
 \set VERBOSITY default

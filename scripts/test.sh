@@ -8,7 +8,7 @@
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-SUITES="${SUITES:-unit sanitizers regress concurrency tap fuzz bench}"
+SUITES="${SUITES:-unit sanitizers regress upgrade concurrency tap fuzz bench}"
 LOGS="$ROOT/.cluster/logs"
 PASSED=0
 FAILED=0

@@ -47,16 +47,22 @@ FROM (VALUES ('ulid_lower_bound'), ('ulid_upper_bound'), ('tsid_lower_bound'), (
      (VALUES ('infinity'), ('-infinity'), ('4713-01-01 00:00:00+00 BC'), ('294276-12-31 23:59:59+00'),
              ('1969-12-31 23:59:59.999999+00'), ('2019-12-31 23:59:59.999999+00')) ts(t)
 ORDER BY 1, 2;
-SELECT split_part(regress_try(format('SELECT uuidv7(%L::interval)', i)), ': "', 1) AS shifted
+SELECT split_part(regress_try(format('SELECT generate_uuidv7(%L::interval)', i)), ': "', 1) AS shifted
 FROM (VALUES ('-60 years'), ('178000000 years'), ('-178000000 years')) v(i);
 SELECT left(regress_try(format('SELECT %L::timestamptz::ulid', t)), 55) AS cast_result
 FROM (VALUES ('infinity'), ('1900-01-01Z')) v(t);
 
--- Out-of-range and malformed settings.
-SELECT left(regress_try(format('SET ulid_tsid.node_id = %L', v)), 80) AS node_id
-FROM (VALUES ('1048576'), ('-5'), ('abc'), ('1.5'), ('')) s(v);
-SELECT left(regress_try(format('SET ulid_tsid.node_bits = %L', v)), 80) AS node_bits
-FROM (VALUES ('21'), ('5')) s(v);
+-- Out-of-range and malformed settings: ALTER SYSTEM checks a value before it
+-- writes anything (it cannot run inside regress_try's function).
+LOAD 'ulid_tsid';
+ALTER SYSTEM SET ulid_tsid.node_id = 1048576;
+ALTER SYSTEM SET ulid_tsid.node_id = -5;
+ALTER SYSTEM SET ulid_tsid.node_id = 'abc';
+ALTER SYSTEM SET ulid_tsid.node_id = '7x';
+ALTER SYSTEM SET ulid_tsid.node_id = '';
+ALTER SYSTEM SET ulid_tsid.node_bits = 21;
+ALTER SYSTEM SET ulid_tsid.node_bits = -1;
+SELECT count(*) AS written FROM pg_file_settings WHERE name LIKE 'ulid_tsid.%';
 SELECT left(regress_try(format('SELECT tsid_node(%L::tsid, %s)', 'FZZZZZZZZZZZZ', b)), 70) AS node_bits_arg
 FROM (VALUES (-1), (21), (2147483647)) v(b);
 

@@ -1,4 +1,4 @@
--- uuidv7() on the core uuid type, its bounds, and uuid_extract_*() before PostgreSQL 17.
+-- generate_uuidv7() on the core uuid type, its bounds, and uuid_extract_*() before PostgreSQL 17.
 SET timezone = 'UTC';
 
 -- RFC 9562 appendix A: the v7 example 017F22E2-79B0-7CC3-98C4-DC0C0C07398F and the v1
@@ -16,11 +16,11 @@ SELECT uuid_extract_timestamp(gen_random_uuid()) IS NULL AS v4_no_time,
 SELECT least(d, 4096 - d) <= 8 AS fraction_near_clock  -- distance on the 4096 circle
 FROM (SELECT abs(((get_byte(uuid_send(u), 6) & 15) << 8 | get_byte(uuid_send(u), 7))
                  - floor((extract(microseconds FROM t)::bigint % 1000) * 4.096)::int) AS d
-      FROM (SELECT clock_timestamp() AS t, uuidv7() AS u) s) f;
+      FROM (SELECT clock_timestamp() AS t, generate_uuidv7() AS u) s) f;
 
 -- A million values from one session: version 7, variant 10, distinct, strictly increasing.
 CREATE TEMP TABLE gen AS
-  SELECT n, uuidv7() AS id, clock_timestamp() AS made_at FROM generate_series(1, 1000000) n;
+  SELECT n, generate_uuidv7() AS id, clock_timestamp() AS made_at FROM generate_series(1, 1000000) n;
 SELECT count(*) AS n, count(DISTINCT id) AS distinct_ids,
        count(*) FILTER (WHERE uuid_extract_version(id) <> 7) AS wrong_version,
        count(*) FILTER (WHERE get_byte(uuid_send(id), 8) >> 6 <> 2) AS wrong_variant
@@ -38,14 +38,24 @@ SELECT count(*) FILTER (WHERE ((get_byte(uuid_send(id), 6) & 15) << 8 | get_byte
 FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev FROM gen) s WHERE prev IS NOT NULL;
 DROP TABLE gen;
 
--- Shifted: the timestamp moves by the interval (PostgreSQL 18's uuidv7(interval)).
-SELECT abs(extract(epoch FROM uuid_extract_timestamp(uuidv7(interval '-1 day')) - (clock_timestamp() - interval '1 day'))) < 1 AS minus_day,
-       abs(extract(epoch FROM uuid_extract_timestamp(uuidv7(interval '3 years 2 months')) - (clock_timestamp() + interval '3 years 2 months'))) < 1 AS plus_years,
-       uuid_extract_version(uuidv7(interval '1 hour')) AS version;
-SELECT split_part(regress_try(format('SELECT uuidv7(%L::interval)', i)), ':', 1) AS sqlstate,
-       regress_try(format('SELECT uuidv7(%L::interval)', i)) LIKE '%out of range for uuidv7%' AS says_why
+-- Shifted: the timestamp moves by the interval (as PostgreSQL 18's uuidv7(interval)).
+SELECT abs(extract(epoch FROM uuid_extract_timestamp(generate_uuidv7(interval '-1 day')) - (clock_timestamp() - interval '1 day'))) < 1 AS minus_day,
+       abs(extract(epoch FROM uuid_extract_timestamp(generate_uuidv7(interval '3 years 2 months')) - (clock_timestamp() + interval '3 years 2 months'))) < 1 AS plus_years,
+       uuid_extract_version(generate_uuidv7(interval '1 hour')) AS version;
+SELECT split_part(regress_try(format('SELECT generate_uuidv7(%L::interval)', i)), ':', 1) AS sqlstate,
+       regress_try(format('SELECT generate_uuidv7(%L::interval)', i)) LIKE '%out of range for uuidv7%' AS says_why
 FROM (VALUES ('-100 years'), ('9000 years')) v(i);
-SELECT regress_try('SELECT uuidv7(interval ''1000000000 years'')') LIKE '22008:%' AS overflow_is_postgres_own;
+SELECT regress_try('SELECT generate_uuidv7(interval ''1000000000 years'')') LIKE '22008:%' AS overflow_is_postgres_own;
+-- Past 2262 (where nanoseconds since 1970 no longer fit 64 bits) and within a
+-- second of both ends of the range.
+SELECT abs(extract(epoch FROM uuid_extract_timestamp(generate_uuidv7(interval '300 years'))
+                             - (clock_timestamp() + interval '300 years'))) < 1 AS plus_300_years,
+       abs(extract(epoch FROM uuid_extract_timestamp(generate_uuidv7(interval '5000 years'))
+                             - (clock_timestamp() + interval '5000 years'))) < 1 AS plus_5000_years,
+       abs(extract(epoch FROM uuid_extract_timestamp(generate_uuidv7(timestamptz '10889-08-02 05:31:50Z' - clock_timestamp()))
+                             - timestamptz '10889-08-02 05:31:50Z')) < 1 AS last_second,
+       abs(extract(epoch FROM uuid_extract_timestamp(generate_uuidv7(timestamptz '1970-01-01 00:00:01Z' - clock_timestamp()))
+                             - timestamptz '1970-01-01 00:00:01Z')) < 1 AS first_second;
 
 -- Bounds of a millisecond: every v7 UUID of it lies between them.
 SELECT uuidv7_lower_bound('2022-02-22 19:22:22Z'), uuidv7_upper_bound('2022-02-22 19:22:22Z');
@@ -54,9 +64,9 @@ SELECT '017F22E2-79B0-7CC3-98C4-DC0C0C07398F'::uuid
 SELECT regress_try(format('SELECT uuidv7_lower_bound(%L)', t)) FROM (VALUES ('1969-12-31 23:59:59.999Z'), ('infinity')) v(t);
 
 -- Time-window index scans on a uuid key.
-CREATE TABLE v7_t (id uuid PRIMARY KEY DEFAULT uuidv7(), n int);
+CREATE TABLE v7_t (id uuid PRIMARY KEY DEFAULT generate_uuidv7(), n int);
 INSERT INTO v7_t (n) SELECT n FROM generate_series(1, 1000) n;
-INSERT INTO v7_t (id, n) SELECT uuidv7(-n * interval '1 hour'), -n FROM generate_series(1, 48) n;
+INSERT INTO v7_t (id, n) SELECT generate_uuidv7(-n * interval '1 hour'), -n FROM generate_series(1, 48) n;
 ANALYZE v7_t;
 SET enable_seqscan = off;
 EXPLAIN (COSTS OFF) SELECT * FROM v7_t
@@ -70,13 +80,23 @@ DROP TABLE v7_t;
 -- Conversions: a v7 UUID becomes a ulid with the same timestamp and the same order;
 -- ulid -> uuid keeps all 128 bits (the version bits are whatever the ulid had).
 SELECT ulid_timestamp('017F22E2-79B0-7CC3-98C4-DC0C0C07398F'::uuid::ulid) AS as_ulid_time;
-CREATE TEMP TABLE conv AS SELECT n, uuidv7() AS u FROM generate_series(1, 10000) n;
+CREATE TEMP TABLE conv AS SELECT n, generate_uuidv7() AS u FROM generate_series(1, 10000) n;
 SELECT count(*) FILTER (WHERE ulid_timestamp(u::ulid) <> uuid_extract_timestamp(u)) AS time_changed,
        count(*) FILTER (WHERE u::ulid::uuid <> u) AS bits_changed FROM conv;
 SELECT count(*) AS order_mismatches FROM (
   SELECT row_number() OVER (ORDER BY u) a, row_number() OVER (ORDER BY u::ulid) b FROM conv) s WHERE a <> b;
 DROP TABLE conv;
 
-SELECT proname, provolatile, proparallel FROM pg_proc
-WHERE proname IN ('uuidv7', 'uuidv7_lower_bound', 'uuid_extract_timestamp') ORDER BY 1, 2;
+-- The extension's uuidv7() and uuid_extract_*() by their schema, as a dump of
+-- an older server names them: the same generator as generate_uuidv7().
+SELECT uuid_extract_version(public.uuidv7()) AS v, public.uuid_extract_version(public.uuidv7(interval '1 day')) AS v_shifted,
+       public.uuid_extract_timestamp('017F22E2-79B0-7CC3-98C4-DC0C0C07398F') AS v7_time;
+SELECT count(*) AS not_increasing FROM (
+  SELECT u, lag(u) OVER (ORDER BY n) AS prev FROM (
+    SELECT n, CASE WHEN n % 2 = 0 THEN public.uuidv7() ELSE generate_uuidv7() END AS u
+    FROM generate_series(1, 10000) n) g) s WHERE prev >= u;
+
+SELECT proname, pronargs, provolatile, proparallel FROM pg_proc
+WHERE proname IN ('generate_uuidv7', 'uuidv7', 'uuidv7_lower_bound', 'uuid_extract_timestamp', 'uuid_extract_version')
+  AND pronamespace = 'public'::regnamespace ORDER BY 1, 2;
 RESET timezone;

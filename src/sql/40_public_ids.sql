@@ -23,8 +23,8 @@ COMMENT ON FUNCTION typeid_to_ulid(text, text) IS 'ulid of a TypeID; ERROR 22P02
 COMMENT ON FUNCTION typeid_to_uuid(text, text) IS 'uuid of a TypeID; ERROR 22P02 unless it has exactly the expected prefix';
 COMMENT ON FUNCTION typeid_to_tsid(text, text) IS 'tsid of its TypeID-shaped form; ERROR 22P02 unless it has exactly the expected prefix';
 
--- Opaque forms with the key from ulid_tsid.public_id_key (STABLE: the setting
--- can change) and with an explicit 32-byte key (IMMUTABLE).
+-- Opaque forms with the key from the file named by ulid_tsid.public_id_key_file
+-- (STABLE: a reload can change it) and with an explicit 32-byte key (IMMUTABLE).
 CREATE FUNCTION public_id(ulid, domain text) RETURNS text
     AS 'MODULE_PATHNAME', 'ulid_tsid_public_id_128' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION public_id(uuid, domain text) RETURNS text
@@ -59,14 +59,14 @@ CREATE FUNCTION public_id_to_tsid(public_id text, domain text, key bytea) RETURN
 CREATE FUNCTION public_id_to_bigint(public_id text, domain text, key bytea) RETURNS bigint
     AS 'MODULE_PATHNAME', 'ulid_tsid_public_id_parse_64' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
-COMMENT ON FUNCTION public_id(ulid, text) IS 'opaque public form of a ulid under a domain (key: ulid_tsid.public_id_key)';
-COMMENT ON FUNCTION public_id(uuid, text) IS 'opaque public form of a uuid under a domain (key: ulid_tsid.public_id_key)';
-COMMENT ON FUNCTION public_id(tsid, text) IS 'opaque public form of a tsid under a domain (key: ulid_tsid.public_id_key)';
-COMMENT ON FUNCTION public_id(bigint, text) IS 'opaque public form of a bigint under a domain (key: ulid_tsid.public_id_key)';
-COMMENT ON FUNCTION public_id_to_ulid(text, text) IS 'the ulid behind a public form (key: ulid_tsid.public_id_key)';
-COMMENT ON FUNCTION public_id_to_uuid(text, text) IS 'the uuid behind a public form (key: ulid_tsid.public_id_key)';
-COMMENT ON FUNCTION public_id_to_tsid(text, text) IS 'the tsid behind a public form (key: ulid_tsid.public_id_key)';
-COMMENT ON FUNCTION public_id_to_bigint(text, text) IS 'the bigint behind a public form (key: ulid_tsid.public_id_key)';
+COMMENT ON FUNCTION public_id(ulid, text) IS 'opaque public form of a ulid under a domain (key: the file named by ulid_tsid.public_id_key_file)';
+COMMENT ON FUNCTION public_id(uuid, text) IS 'opaque public form of a uuid under a domain (key: the file named by ulid_tsid.public_id_key_file)';
+COMMENT ON FUNCTION public_id(tsid, text) IS 'opaque public form of a tsid under a domain (key: the file named by ulid_tsid.public_id_key_file)';
+COMMENT ON FUNCTION public_id(bigint, text) IS 'opaque public form of a bigint under a domain (key: the file named by ulid_tsid.public_id_key_file)';
+COMMENT ON FUNCTION public_id_to_ulid(text, text) IS 'the ulid behind a public form (key: the file named by ulid_tsid.public_id_key_file)';
+COMMENT ON FUNCTION public_id_to_uuid(text, text) IS 'the uuid behind a public form (key: the file named by ulid_tsid.public_id_key_file)';
+COMMENT ON FUNCTION public_id_to_tsid(text, text) IS 'the tsid behind a public form (key: the file named by ulid_tsid.public_id_key_file)';
+COMMENT ON FUNCTION public_id_to_bigint(text, text) IS 'the bigint behind a public form (key: the file named by ulid_tsid.public_id_key_file)';
 COMMENT ON FUNCTION public_id(ulid, text, bytea) IS 'opaque public form of a ulid under a domain and an explicit 32-byte key';
 COMMENT ON FUNCTION public_id(uuid, text, bytea) IS 'opaque public form of a uuid under a domain and an explicit 32-byte key';
 COMMENT ON FUNCTION public_id(tsid, text, bytea) IS 'opaque public form of a tsid under a domain and an explicit 32-byte key';
