@@ -73,8 +73,8 @@ SKIP:
 	}
 }
 
-# Only a superuser may change a node's id, and node_bits only through the
-# configuration: an application role cannot make its rows claim another node.
+# A node's id and bits change only through the server's configuration: no
+# session, and so no application role, can make its rows claim another node.
 SKIP:
 {
 	skip 'ulid_tsid.node_id not built', 4 unless $has_node_guc;
@@ -82,7 +82,7 @@ SKIP:
 	$n->safe_psql('postgres', 'CREATE ROLE app LOGIN; GRANT INSERT, SELECT ON keys TO app');
 	my ($rc, $out, $err) = $n->psql('postgres', 'SELECT generate_ulid() IS NOT NULL; SET ulid_tsid.node_id = 3',
 		extra_params => [ '-U', 'app' ]);
-	like($err, qr/permission denied to set parameter "ulid_tsid.node_id"/,
+	like($err, qr/parameter "ulid_tsid.node_id" cannot be changed now/,
 		'a non-superuser cannot SET ulid_tsid.node_id (library loaded)');
 	# Before the library is loaded in the session, the name is a placeholder
 	# that anyone may SET; loading the library must then refuse the value.

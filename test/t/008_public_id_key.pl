@@ -1,0 +1,199 @@
+# The public-ID key the ways users configure it: a key file named in
+# postgresql.conf, with the library preloaded and not, across a restart and
+# reloads (a new file, new content in the same file), and the files a server
+# must refuse (group- or world-readable, another owner, missing, malformed).
+# Then every role looks everywhere a setting shows (SHOW, current_setting,
+# pg_settings, pg_file_settings) and the server logs and every error text are
+# searched: the key's hex digits appear nowhere.
+#
+# Expected values are computed with the explicit-key overloads from the file's
+# own bytes (pg_read_file), so no statement text ever holds a key either.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $key_a = '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f';
+my $key_b = 'f0e1d2c3b4a5968778695a4b3c2d1e0ff0e1d2c3b4a5968778695a4b3c2d1e0f';
+my @errors;    # every error text seen, searched for the keys at the end
+
+sub write_key
+{
+	my ($path, $hex, $mode) = @_;
+	open(my $fh, '>', $path) or die "cannot write $path: $!";
+	print $fh "  $hex\n";
+	close $fh;
+	chmod($mode, $path) or die "chmod $path: $!";
+}
+
+# public_id() through the key file equals public_id() with the key read from
+# `file` (relative to the data directory) as an explicit argument.
+sub uses_key_from
+{
+	my ($node, $file, $sql_prefix) = @_;
+	$sql_prefix //= '';
+	return $node->safe_psql('postgres', $sql_prefix . qq{
+		SELECT public_id(4242::bigint, 'user')
+		     = public_id(4242::bigint, 'user', decode(btrim(pg_read_file('$file'), E' \\n'), 'hex'))
+		   AND public_id('01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid, 'user')
+		     = public_id('01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid, 'user', decode(btrim(pg_read_file('$file'), E' \\n'), 'hex'))});
+}
+
+sub psql_err
+{
+	my ($node, $sql, @extra) = @_;
+	my ($rc, $out, $err) = $node->psql('postgres', $sql, on_error_stop => 0,
+		extra_params => [ '-v', 'VERBOSITY=verbose', @extra ]);
+	push @errors, $err;
+	return ($out, $err);
+}
+
+for my $preload (1, 0)
+{
+	my $mode = $preload ? 'preloaded' : 'not preloaded';
+	my $node = PostgreSQL::Test::Cluster->new($preload ? 'preloaded' : 'plain');
+	$node->init;
+	my $data = $node->data_dir;
+	write_key("$data/public_id.key", $key_a, 0600);
+	write_key("$data/public_id_b.key", $key_b, 0600);
+	# Relative to the data directory when preloaded, absolute when not.
+	my $path = $preload ? 'public_id.key' : "$data/public_id.key";
+	$node->append_conf('postgresql.conf', "ulid_tsid.public_id_key_file = '$path'");
+	$node->append_conf('postgresql.conf', "shared_preload_libraries = 'ulid_tsid'") if $preload;
+	$node->start;
+	$node->safe_psql('postgres', q{
+		CREATE EXTENSION ulid_tsid;
+		CREATE ROLE app LOGIN;
+		CREATE ROLE monitor LOGIN IN ROLE pg_read_all_settings;});
+
+	# A restart with the key already in postgresql.conf: a session's very first
+	# statement uses it (0.1.0 dropped such a value when the library loaded).
+	$node->restart;
+	is(uses_key_from($node, 'public_id.key'), 't', "$mode: key file from postgresql.conf, first statement");
+	my ($out, $err) = psql_err($node, "SELECT public_id(7::bigint, 'user') IS NOT NULL", '-U', 'app');
+	is($out, 't', "$mode: a plain role uses the key without seeing it") or diag $err;
+
+	# Nobody sees the key: the setting holds a path, and no setting holds the key.
+	for my $role ('app', 'monitor', 'postgres')
+	{
+		for my $q ("SHOW ulid_tsid.public_id_key_file",
+			"SELECT current_setting('ulid_tsid.public_id_key_file')",
+			"SELECT string_agg(name || '=' || setting, ' ') FROM pg_settings WHERE name LIKE 'ulid_tsid.%'",
+			"SELECT string_agg(name || '=' || setting, ' ') FROM pg_file_settings WHERE name LIKE 'ulid_tsid.%'",
+			"SELECT current_setting('ulid_tsid.public_id_key', true)")
+		{
+			($out, $err) = psql_err($node, $q, '-U', $role);
+			unlike("$out $err", qr/$key_a|$key_b/i, "$mode, $role: no key in: $q");
+		}
+	}
+	($out, $err) = psql_err($node, "SELECT public_id(7::bigint, 'user'); SHOW ulid_tsid.public_id_key_file", '-U', 'monitor');
+	like($out, qr/public_id\.key/, "$mode: pg_read_all_settings members see the path, which is no secret");
+
+	# Reload to a new file: the session that used the old key, and a new one.
+	my $session = $node->background_psql('postgres');
+	my $before = $session->query_safe("SELECT public_id(99::bigint, 'user')");
+	$node->append_conf('postgresql.conf', "ulid_tsid.public_id_key_file = 'public_id_b.key'");
+	$node->reload;
+	$node->poll_query_until('postgres', "SHOW ulid_tsid.public_id_key_file", 'public_id_b.key');
+	# Backends apply a reload between statements; give this one a moment.
+	my $after;
+	for (1 .. 50)
+	{
+		$after = $session->query_safe("SELECT public_id(99::bigint, 'user')");
+		last if $after ne $before;
+		sleep 0.1;
+	}
+	isnt($after, $before, "$mode: a reload to a new file changes the key in a running session");
+	is($session->query_safe(qq{SELECT public_id(99::bigint, 'user')
+		= public_id(99::bigint, 'user', decode(btrim(pg_read_file('public_id_b.key'), E' \\n'), 'hex'))}),
+		't', "$mode: ... to the new file's key");
+	is(uses_key_from($node, 'public_id_b.key'), 't', "$mode: a new session uses the new file");
+
+	# The same path with new content, then a reload: the key is read again.
+	write_key("$data/public_id_b.key", $key_a, 0600);
+	$node->reload;
+	my $fresh;
+	for (1 .. 50)
+	{
+		$fresh = $session->query_safe(qq{SELECT public_id(99::bigint, 'user') = '$before'});
+		last if $fresh eq 't';
+		sleep 0.1;
+	}
+	is($fresh, 't', "$mode: new content in the same file takes effect at the reload");
+	$session->quit;
+
+	# Files a server must refuse, each with an ERROR that names the path.
+	my @refused = (
+		[ 'group-readable', sub { write_key("$data/bad.key", $key_b, 0640) }, qr/grants access to group or others/ ],
+		[ 'world-readable', sub { write_key("$data/bad.key", $key_b, 0604) }, qr/grants access to group or others/ ],
+		[ 'missing', sub { unlink "$data/bad.key" }, qr/could not be opened: No such file or directory/ ],
+		[ 'malformed', sub { write_key("$data/bad.key", substr($key_b, 0, 63), 0600) }, qr/does not hold exactly 64 hexadecimal digits/ ],
+		[ 'a directory', sub { unlink "$data/bad.key"; mkdir "$data/bad.key" }, qr/is not a regular file/ ],);
+	for my $case (@refused)
+	{
+		my ($what, $make, $why) = @$case;
+		$make->();
+		$node->append_conf('postgresql.conf', "ulid_tsid.public_id_key_file = 'bad.key'");
+		$node->reload;
+		$node->poll_query_until('postgres', "SHOW ulid_tsid.public_id_key_file", 'bad.key');
+		my ($o, $e);
+		for (1 .. 50)
+		{
+			($o, $e) = psql_err($node, "SELECT public_id(1::bigint, 'user')");
+			last if $e =~ /bad\.key/;
+			sleep 0.1;
+		}
+		like($e, qr/ERROR:  F0000: public-ID key file "\Q$data\E\/bad\.key" /, "$mode, $what file: ERROR F0000 naming the path");
+		like($e, $why, "$mode, $what file: says why");
+	}
+	rmdir "$data/bad.key";
+	# Not owned by the server's user (a file root owns; the server reads it).
+	$node->append_conf('postgresql.conf', "ulid_tsid.public_id_key_file = '/etc/passwd'");
+	$node->reload;
+	$node->poll_query_until('postgres', "SHOW ulid_tsid.public_id_key_file", '/etc/passwd');
+	($out, $err) = psql_err($node, "SELECT public_id(1::bigint, 'user')");
+	like($err, qr/public-ID key file "\/etc\/passwd" is not owned by the database server's user/,
+		"$mode: a file of another owner is refused");
+	# No file named at all.
+	$node->append_conf('postgresql.conf', "ulid_tsid.public_id_key_file = ''");
+	$node->reload;
+	$node->poll_query_until('postgres', "SHOW ulid_tsid.public_id_key_file", '');
+	($out, $err) = psql_err($node, "SELECT public_id(1::bigint, 'user')");
+	like($err, qr/ERROR:  22023: no public-ID key: ulid_tsid.public_id_key_file is not set/,
+		"$mode: no key file set: ERROR 22023");
+	# Back to a good file: the refusals left nothing behind.
+	$node->append_conf('postgresql.conf', "ulid_tsid.public_id_key_file = 'public_id.key'");
+	$node->reload;
+	$node->poll_query_until('postgres', "SHOW ulid_tsid.public_id_key_file", 'public_id.key');
+	is(uses_key_from($node, 'public_id.key'), 't', "$mode: a good file again after the refusals");
+
+	# A session cannot point the setting elsewhere, superuser or not. Before
+	# the library loads, a SET only fills a placeholder (no code can refuse it
+	# then); loading the library must drop it, so the key stays the file's.
+	write_key("$data/other.key", $key_b, 0600);
+	my $expected = $node->safe_psql('postgres', qq{SELECT public_id(4242::bigint, 'user',
+		decode(btrim(pg_read_file('public_id.key'), E' \\n'), 'hex'))});
+	for my $role ('app', 'postgres')
+	{
+		($out, $err) = psql_err($node,
+			"SET ulid_tsid.public_id_key_file = 'other.key'; SELECT public_id(4242::bigint, 'user')", '-U', $role);
+		is($out, $expected, "$mode: ${role}'s SET of the key file as a session's first statement changes nothing");
+		like($err, $preload ? qr/cannot be changed now|permission denied/ : qr/^$|cannot be changed now|permission denied/,
+			"$mode: $role: the SET is refused when the library is loaded");
+		($out, $err) = psql_err($node,
+			"SELECT public_id(1::bigint, 'user'); SET ulid_tsid.public_id_key_file = 'other.key'", '-U', $role);
+		like($err, qr/cannot be changed now|permission denied/, "$mode: $role cannot SET the key file once loaded");
+	}
+
+	$node->stop;
+	my $log = slurp_file($node->logfile);
+	unlike($log, qr/$key_a|$key_b/i, "$mode: neither key's hex appears in the server log");
+	like($log, qr/public-ID key file/, "$mode: (the log does hold the refusals, so it was searched)");
+}
+
+my $all_errors = join("\n", @errors);
+unlike($all_errors, qr/$key_a|$key_b/i, 'no error text ever held a key (' . scalar(@errors) . ' texts)');
+like($all_errors, qr/ERROR/, '(errors were collected)');
+
+done_testing();
