@@ -8,6 +8,8 @@ PACKAGES=(
   postgresql-15 postgresql-server-dev-15 postgresql-contrib
   libsodium-dev libgtest-dev libbenchmark-dev
   libipc-run-perl gnuplot-nox bc
+  bison flex libreadline-dev zlib1g-dev libssl-dev dpkg-dev xz-utils bzip2 gzip
+  ca-certificates debian-archive-keyring gpgv util-linux
 )
 
 missing=()
