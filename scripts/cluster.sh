@@ -4,7 +4,7 @@
 # As root, the server runs as the 'postgres' user (initdb refuses root).
 
 ROOT="${ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
-PGBIN="$(pg_config --bindir)"
+PGBIN="$(${PG_CONFIG:-pg_config} --bindir)"
 CLUSTERS="${CLUSTERS:-$ROOT/.cluster}"
 
 as_pg() {

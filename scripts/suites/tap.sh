@@ -7,8 +7,8 @@
 # (TESTDIR); the server logs of a failed test are in build/tap/tmp_check/log.
 tap_root="${ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 tap_logs="${LOGS:-$tap_root/.cluster/logs}"
-tap_bindir="$(pg_config --bindir)"
-tap_pgxs="$(dirname "$(pg_config --pgxs)")/.."   # .../lib/pgxs/src
+tap_bindir="$(${PG_CONFIG:-pg_config} --bindir)"
+tap_pgxs="$(dirname "$(${PG_CONFIG:-pg_config} --pgxs)")/.."   # .../lib/pgxs/src
 tap_dir="$tap_root/build/tap"
 tap_files=()
 for tap_f in "$@"; do tap_files+=("$(cd "$(dirname "$tap_f")" && pwd)/$(basename "$tap_f")"); done

@@ -16,6 +16,7 @@ extern "C" {
 #include "utils/uuid.h"
 #if PG_VERSION_NUM >= 160000
 #include "nodes/miscnodes.h"
+#include "varatt.h"  // the varlena macros moved out of postgres.h in 16
 #endif
 }
 
