@@ -37,3 +37,17 @@ EXCEPTION WHEN others THEN
   GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
   RETURN SQLSTATE || ': ' || SQLERRM || coalesce(' | ' || nullif(detail, ''), '');
 END $$;
+
+-- EXPLAIN (COSTS OFF) without what differs between server versions and says
+-- nothing about our types: InitPlans' "(returns $0)" (gone in 17), the
+-- "Index Cond: (x IS NOT NULL)" of min()/max() (gone in 17) and a disabled
+-- node's "Disabled: true" (new in 18).
+CREATE FUNCTION regress_plan(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+  line text;
+BEGIN
+  FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || query LOOP
+    CONTINUE WHEN line ~ '^\s*(Disabled: true|Index Cond: \(\w+ IS NOT NULL\))$';
+    RETURN NEXT regexp_replace(line, ' \(returns \$\d+(,\$\d+)*\)', '');
+  END LOOP;
+END $$;

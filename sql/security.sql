@@ -15,7 +15,7 @@ GRANT SELECT ON rls_docs TO regress_ulid_owner;
 SELECT min(id) AS first_id FROM rls_docs WHERE owner = 'regress_ulid_owner' \gset
 SET ROLE regress_ulid_owner;
 SET enable_seqscan = off;
-EXPLAIN (COSTS OFF) SELECT body FROM rls_docs WHERE id = :'first_id';
+SELECT regress_plan(format('SELECT body FROM rls_docs WHERE id = %L', :'first_id'));
 SELECT body FROM rls_docs WHERE id = :'first_id';
 SELECT count(*) AS visible FROM rls_docs;
 RESET enable_seqscan;
@@ -26,7 +26,7 @@ BEGIN;
 ALTER FUNCTION ulid_eq(ulid, ulid) NOT LEAKPROOF;
 SET LOCAL ROLE regress_ulid_owner;
 SET LOCAL enable_seqscan = off;
-EXPLAIN (COSTS OFF) SELECT body FROM rls_docs WHERE id = :'first_id';
+SELECT regress_plan(format('SELECT body FROM rls_docs WHERE id = %L', :'first_id'));
 ROLLBACK;
 SELECT proleakproof FROM pg_proc WHERE oid = 'ulid_eq(ulid, ulid)'::regprocedure;
 DROP TABLE rls_docs;
@@ -57,7 +57,9 @@ CREATE DATABASE regress_ulid_planted;
 CREATE SCHEMA planted;
 CREATE TYPE planted.tsid AS (x int);
 \set ON_ERROR_STOP 0
+\set VERBOSITY terse
 CREATE EXTENSION ulid_tsid SCHEMA planted;
+\set VERBOSITY default
 \set ON_ERROR_STOP 1
 SELECT count(*) AS extension_rows FROM pg_extension WHERE extname = 'ulid_tsid';
 SELECT count(*) AS leftover_functions FROM pg_proc WHERE proname LIKE 'ulid%' OR proname LIKE 'tsid%';

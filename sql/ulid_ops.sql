@@ -63,7 +63,7 @@ CREATE EXTENSION IF NOT EXISTS pageinspect;
 SELECT allequalimage FROM bt_metap('ulid_ops_t_pkey');
 
 -- min() and max() come from the btree index.
-EXPLAIN (COSTS OFF) SELECT min(id), max(id) FROM ulid_ops_t;
+SELECT regress_plan('SELECT min(id), max(id) FROM ulid_ops_t');
 SELECT min(id) = (SELECT id FROM ulid_ops_t ORDER BY id LIMIT 1) AS min_ok,
        max(id) = (SELECT id FROM ulid_ops_t ORDER BY id DESC LIMIT 1) AS max_ok,
        min(n) FILTER (WHERE id = (SELECT min(id) FROM ulid_ops_t)) AS first_n
