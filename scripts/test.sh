@@ -33,8 +33,9 @@ tally() {  # tally SUITE PASSED FAILED
   PASSED=$((PASSED + $2)); FAILED=$((FAILED + $3))
 }
 wanted() { case "$SUITES" in *" $1 "*) return 0 ;; esac; return 1; }
-run_suite() {
-  if wanted "$1"; then echo "== running $1${PG_LABEL:+ on $PG_LABEL}"; source "scripts/suites/$1.sh"; fi
+run_suite() {  # sourced with no arguments: tap.sh reads "$@" as its file list
+  local suite="$1"; shift
+  if wanted "$suite"; then echo "== running $suite${PG_LABEL:+ on $PG_LABEL}"; source "scripts/suites/$suite.sh"; fi
 }
 
 # Builds the extension for $PG_CONFIG with warnings as errors and installs it.

@@ -13,6 +13,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use Cwd qw(abs_path);
 
 my $key_a = '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f';
 my $key_b = 'f0e1d2c3b4a5968778695a4b3c2d1e0ff0e1d2c3b4a5968778695a4b3c2d1e0f';
@@ -54,7 +55,7 @@ for my $preload (1, 0)
 	my $mode = $preload ? 'preloaded' : 'not preloaded';
 	my $node = PostgreSQL::Test::Cluster->new($preload ? 'preloaded' : 'plain');
 	$node->init;
-	my $data = $node->data_dir;
+	my $data = abs_path($node->data_dir);    # relative on newer servers
 	write_key("$data/public_id.key", $key_a, 0600);
 	write_key("$data/public_id_b.key", $key_b, 0600);
 	# Relative to the data directory when preloaded, absolute when not.
