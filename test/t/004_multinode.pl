@@ -34,7 +34,7 @@ for my $i (1 .. 3)
 my $has_tsid = $nodes[0]->safe_psql('postgres',
 	"SELECT count(*) FROM pg_type WHERE typname = 'tsid'") eq '1';
 my $has_uuidv7 = $nodes[0]->safe_psql('postgres',
-	"SELECT count(*) FROM pg_proc WHERE proname = 'uuidv7' AND pronargs = 0") ne '0';
+	"SELECT count(*) FROM pg_proc WHERE proname = 'generate_uuidv7' AND pronargs = 0") ne '0';
 my $has_node_guc = $nodes[0]->safe_psql('postgres',
 	"SELECT generate_ulid() IS NOT NULL; SELECT count(*) FROM pg_settings WHERE name = 'ulid_tsid.node_id'")
   =~ /\n1$/;
@@ -45,7 +45,7 @@ note ">> tsid type: " . ($has_tsid ? 'yes' : 'no') . ", uuidv7(): " . ($has_uuid
 BAIL_OUT('the installed ulid_tsid lacks tsid, uuidv7() or its settings')
   unless $has_tsid && $has_uuidv7 && $has_node_guc;
 
-my $uuid_expr = $has_uuidv7 ? 'uuidv7()' : 'gen_random_uuid()';
+my $uuid_expr = $has_uuidv7 ? 'generate_uuidv7()' : 'gen_random_uuid()';
 my $tsid_col  = $has_tsid ? ', ts tsid NOT NULL' : '';
 my $tsid_expr = $has_tsid ? ', generate_tsid()' : '';
 

@@ -30,7 +30,7 @@ $node->safe_psql('postgres', 'CREATE EXTENSION ulid_tsid; CREATE EXTENSION pgsta
 my $has_tsid = $node->safe_psql('postgres',
 	"SELECT count(*) FROM pg_type WHERE typname = 'tsid'") eq '1';
 my $has_uuidv7 = $node->safe_psql('postgres',
-	"SELECT count(*) FROM pg_proc WHERE proname = 'uuidv7' AND pronargs = 0") ne '0';
+	"SELECT count(*) FROM pg_proc WHERE proname = 'generate_uuidv7' AND pronargs = 0") ne '0';
 note ">> tsid type: " . ($has_tsid ? 'yes' : 'no') . ", uuidv7(): " . ($has_uuidv7 ? 'yes' : 'no');
 # The extension always has these now; a missing one must fail the run, not
 # quietly skip the checks that need it.
@@ -43,7 +43,7 @@ is($node->safe_psql('postgres', 'SHOW shared_preload_libraries'), 'ulid_tsid', '
 my @cols  = ('id ulid NOT NULL');
 my @exprs = ('generate_ulid()');
 if ($has_tsid)   { push @cols, 'ts tsid NOT NULL'; push @exprs, 'generate_tsid()'; }
-if ($has_uuidv7) { push @cols, 'u uuid NOT NULL';  push @exprs, 'uuidv7()'; }
+if ($has_uuidv7) { push @cols, 'u uuid NOT NULL';  push @exprs, 'generate_uuidv7()'; }
 $node->safe_psql('postgres',
 	'CREATE UNLOGGED TABLE burst (' . join(', ', @cols) . ', g int NOT NULL, pid int NOT NULL)');
 my $insert = 'INSERT INTO burst SELECT ' . join(', ', @exprs)
@@ -119,7 +119,7 @@ is( $node->safe_psql(
 # were returned, must strictly increase.
 my @sessions = map { $node->background_psql('postgres') } 1 .. 2;
 my @exprs_turns = ('generate_ulid()::text', $has_tsid ? ('generate_tsid()::int8::text') : (),
-	$has_uuidv7 ? ('uuidv7()::text') : ());
+	$has_uuidv7 ? ('generate_uuidv7()::text') : ());
 my $turns = 300;
 my @seen;    # one list per generator, in real-time order
 for my $t (1 .. $turns)

@@ -33,13 +33,13 @@ $primary->safe_psql('postgres', 'CREATE EXTENSION ulid_tsid; CREATE EXTENSION am
 my $has_tsid = $primary->safe_psql('postgres',
 	"SELECT count(*) FROM pg_type WHERE typname = 'tsid'") eq '1';
 my $has_uuidv7 = $primary->safe_psql('postgres',
-	"SELECT count(*) FROM pg_proc WHERE proname = 'uuidv7' AND pronargs = 0") ne '0';
+	"SELECT count(*) FROM pg_proc WHERE proname = 'generate_uuidv7' AND pronargs = 0") ne '0';
 note ">> tsid type: " . ($has_tsid ? 'yes' : 'no') . ", uuidv7(): " . ($has_uuidv7 ? 'yes' : 'no');
 # The extension always has these now; a missing one must fail the run, not
 # quietly skip the checks that need it.
 BAIL_OUT('the installed ulid_tsid lacks tsid, uuidv7() or its settings')
   unless $has_tsid && $has_uuidv7;
-my $uuid_default = $has_uuidv7 ? 'uuidv7()' : 'gen_random_uuid()';
+my $uuid_default = $has_uuidv7 ? 'generate_uuidv7()' : 'gen_random_uuid()';
 my $tsid_col = $has_tsid ? 'ts tsid NOT NULL DEFAULT generate_tsid() UNIQUE,' : '';
 
 $primary->safe_psql('postgres', qq{
