@@ -19,7 +19,7 @@
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-SUITES=" ${SUITES:-unit sanitizers fuzz regress upgrade concurrency tap bench} "
+SUITES=" ${SUITES:-unit sanitizers fuzz regress upgrade concurrency tap bench crossversion} "
 PG_MAJORS="${PG_MAJORS:-13 18 15}"
 EXTRA_MAJORS="${EXTRA_MAJORS-17 19}"
 LOGS="$ROOT/.cluster/logs"
@@ -76,7 +76,7 @@ source scripts/cluster.sh
 for suite in unit sanitizers fuzz; do run_suite "$suite"; done
 
 server_suites=0
-for s in regress upgrade concurrency tap bench; do wanted "$s" && server_suites=1; done
+for s in regress upgrade concurrency tap bench crossversion; do wanted "$s" && server_suites=1; done
 majors="$PG_MAJORS"
 if [ "$server_suites" = 1 ]; then
   for major in $EXTRA_MAJORS; do
@@ -106,6 +106,15 @@ for major in $majors; do
   [ "$major" = 15 ] && run_suite bench
 done
 PG_LABEL=""
+
+# Across majors (pg_upgrade 13 -> 18, dumps between 15 and 18): only after
+# this run has built and installed the extension into 13, 15 and 18.
+if wanted crossversion; then
+  case " $majors " in
+    *" 13 "*" 18 "*" 15 "*) run_suite crossversion ;;
+    *) NOTES+=("crossversion: not run (it needs 13, 18 and 15 in PG_MAJORS)") ;;
+  esac
+fi
 
 echo
 for note in "${NOTES[@]}"; do echo "$note"; done

@@ -37,8 +37,9 @@ TEST(SplitNs, FloorMillisecondsAndNonNegativeRest) {
   EXPECT_EQ(split_ns(-1000000).ms, -1);
   EXPECT_EQ(split_ns(-1000000).sub_ms_ns, 0u);
   EXPECT_EQ(split_ns(-1000001).ms, -2);
-  const auto lo = split_ns(std::numeric_limits<std::int64_t>::min());
-  EXPECT_EQ(lo.ms * 1000000 + static_cast<std::int64_t>(lo.sub_ms_ns), std::numeric_limits<std::int64_t>::min());
+  const auto lo = split_ns(std::numeric_limits<std::int64_t>::min());  // -9223372036854775808
+  EXPECT_EQ(lo.ms, -9223372036855);
+  EXPECT_EQ(lo.sub_ms_ns, 224192u);
   const auto hi = split_ns(std::numeric_limits<std::int64_t>::max());
   EXPECT_EQ(hi.ms * 1000000 + static_cast<std::int64_t>(hi.sub_ms_ns), std::numeric_limits<std::int64_t>::max());
 }
