@@ -4,7 +4,8 @@
 #
 # initdb refuses root, so prove runs as 'postgres' when we are root. Clusters,
 # sockets' port locks and per-test logs live under build/tap/tmp_check
-# (TESTDIR); the server logs of a failed test are in build/tap/tmp_check/log.
+# (TESTDIR); the server logs of a failed test are in build/tap/tmp_check/log
+# (build/tap/log with 17+'s test modules, which put it beside tmp_check).
 tap_root="${ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 tap_logs="${LOGS:-$tap_root/.cluster/logs}"
 tap_bindir="$(${PG_CONFIG:-pg_config} --bindir)"
@@ -43,7 +44,7 @@ tap_stop_leftovers() {
 (
   flock 9
   tap_stop_leftovers
-  rm -rf "$tap_dir/tmp_check"
+  rm -rf "$tap_dir/tmp_check" "$tap_dir/log"
   cd "$tap_dir" &&
   tap_as_pg env PATH="$tap_bindir:$PATH" \
     PERL5LIB="$tap_pgxs/test/perl${PERL5LIB:+:$PERL5LIB}" \
@@ -71,6 +72,7 @@ tap_total=$(sed -nE 's/^Files=[0-9]+, Tests=([0-9]+),.*/\1/p' "$tap_logs/tap.log
 # regress_log: show the end of it for every script that did not pass.
 for tap_f in $(sed -nE 's/^(\S+\.pl) +\(Wstat: .*/\1/p' "$tap_logs/tap.log"); do
   tap_l="$tap_dir/tmp_check/log/regress_log_$(basename "$tap_f" .pl)"
+  [ -f "$tap_l" ] || tap_l="$tap_dir/log/regress_log_$(basename "$tap_f" .pl)"
   [ -f "$tap_l" ] || continue
   echo "---- errors in $tap_l"
   grep -E -A3 'error running SQL|ERROR: |FATAL: |Bail out|died|timed out| at \S+ line [0-9]+\.$' "$tap_l" | head -60
