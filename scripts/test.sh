@@ -110,10 +110,11 @@ PG_LABEL=""
 # Across majors (pg_upgrade 13 -> 18, dumps between 15 and 18): only after
 # this run has built and installed the extension into 13, 15 and 18.
 if wanted crossversion; then
-  case " $majors " in
-    *" 13 "*" 18 "*" 15 "*) run_suite crossversion ;;
-    *) NOTES+=("crossversion: not run (it needs 13, 18 and 15 in PG_MAJORS)") ;;
-  esac
+  if [[ " $majors " == *" 13 "* && " $majors " == *" 18 "* && " $majors " == *" 15 "* ]]; then
+    run_suite crossversion
+  else
+    NOTES+=("crossversion: not run (it needs 13, 18 and 15 in PG_MAJORS)")
+  fi
 fi
 
 echo
