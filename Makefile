@@ -20,12 +20,10 @@ SQL_SOURCES = $(sort $(wildcard src/sql/*.sql))
 # pg_regress suites, by topic, in run order (scripts/suites/regress.sh checks that
 # every sql/*.sql test file is listed here and has its expected output).
 REGRESS = install ulid_io ulid_casts ulid_ops ulid_generate tsid_io tsid_ops tsid_generate uuidv7 public_ids partitions hostile_input soft_errors security
-REGRESS_OPTS = --inputdir=.
 
 PG_CXXFLAGS = -std=c++17 -fno-exceptions -fno-rtti -Wall -Wextra -Wno-unused-parameter \
               -Wno-missing-field-initializers -Wno-register $(EXTRA_CXXFLAGS)
 SHLIB_LINK = -lsodium -lstdc++
-EXTRA_CLEAN = $(DATA_built)
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)

@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "big_endian.hpp"
+
 namespace ulid_tsid {
 namespace {
 
@@ -28,9 +30,7 @@ constexpr std::array<std::int8_t, 256> kDecodeTable = MakeDecodeTable();
 int crockford_value(unsigned char c) noexcept { return kDecodeTable[c]; }
 
 void encode_128(const std::uint8_t bytes[16], char out[kUlidTextLength], const char* alphabet) noexcept {
-  std::uint64_t hi = 0, lo = 0;
-  for (int i = 0; i < 8; ++i) hi = (hi << 8) | bytes[i];
-  for (int i = 8; i < 16; ++i) lo = (lo << 8) | bytes[i];
+  std::uint64_t hi = load_be(bytes), lo = load_be(bytes + 8);
   // 26 symbols carry 130 bits: the first holds the top 3 bits, the rest 5 each.
   for (int i = static_cast<int>(kUlidTextLength) - 1; i >= 0; --i) {
     out[i] = alphabet[lo & 31];
@@ -54,8 +54,8 @@ DecodeStatus decode_128(const char* text, std::size_t length, std::uint8_t bytes
   }
   if (length != kUlidTextLength) return {DecodeError::kBadLength, length};
   if (kDecodeTable[static_cast<unsigned char>(text[0])] > 7) return {DecodeError::kOverflow, 0};
-  for (int i = 7; i >= 0; --i, hi >>= 8) bytes[i] = static_cast<std::uint8_t>(hi);
-  for (int i = 15; i >= 8; --i, lo >>= 8) bytes[i] = static_cast<std::uint8_t>(lo);
+  store_be(hi, bytes);
+  store_be(lo, bytes + 8);
   return {};
 }
 

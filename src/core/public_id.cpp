@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+#include "big_endian.hpp"
+
 namespace ulid_tsid {
 namespace {
 
@@ -59,15 +61,6 @@ void Decrypt(const PublicIdKey& key, std::uint8_t* block) noexcept {
   std::memcpy(block + H, r, H);
 }
 
-void StoreBE64(std::uint64_t v, std::uint8_t b[8]) noexcept {
-  for (int i = 7; i >= 0; --i, v >>= 8) b[i] = static_cast<std::uint8_t>(v);
-}
-std::uint64_t LoadBE64(const std::uint8_t b[8]) noexcept {
-  std::uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v = (v << 8) | b[i];
-  return v;
-}
-
 }  // namespace
 
 bool public_id_derive(const std::uint8_t master[32], const char* domain, std::size_t domain_length,
@@ -98,16 +91,16 @@ bool public_id_derive(const std::uint8_t master[32], const char* domain, std::si
 
 std::uint64_t public_id_encode_64(const PublicIdKey& key, std::uint64_t value) noexcept {
   std::uint8_t b[8];
-  StoreBE64(value, b);
+  store_be(value, b);
   Encrypt<4>(key, b);
-  return LoadBE64(b);
+  return load_be(b);
 }
 
 std::uint64_t public_id_decode_64(const PublicIdKey& key, std::uint64_t value) noexcept {
   std::uint8_t b[8];
-  StoreBE64(value, b);
+  store_be(value, b);
   Decrypt<4>(key, b);
-  return LoadBE64(b);
+  return load_be(b);
 }
 
 void public_id_encode_128(const PublicIdKey& key, const std::uint8_t in[16], std::uint8_t out[16]) noexcept {

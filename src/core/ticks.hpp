@@ -9,6 +9,13 @@
 
 namespace ulid_tsid {
 
+// What a generator reports.
+enum class GenerateStatus : std::uint8_t {
+  kOk = 0,
+  kClockOutOfRange,  // the clock reads outside the key's time range
+  kExhausted,        // no larger value is left (end of the time range, or monotonic mode's 80 bits)
+};
+
 // The next tick: `candidate` (fresh from the clock) when it is ahead of the last
 // one, else the last one plus one, so a stalled or backwards clock still moves on.
 inline std::uint64_t next_tick(std::uint64_t last, std::uint64_t candidate) noexcept {

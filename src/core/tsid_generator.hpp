@@ -10,7 +10,6 @@
 #include <cstdint>
 
 #include "clock.hpp"
-#include "generate_status.hpp"
 #include "ticks.hpp"
 #include "tsid.hpp"
 

@@ -1,6 +1,5 @@
 #include "typeid.hpp"
 
-#include <array>
 #include <cstring>
 
 #include "crockford.hpp"
@@ -12,15 +11,11 @@ static_assert(kTypeidSuffixLength128 == kUlidTextLength && kTypeidSuffixLength64
 
 namespace {
 
-// Strictly the lower-case alphabet: no upper case, no Crockford aliases.
-constexpr std::array<std::int8_t, 256> MakeDecodeTable() {
-  std::array<std::int8_t, 256> table{};
-  for (auto& entry : table) entry = -1;
-  for (int i = 0; i < 32; ++i) table[static_cast<unsigned char>(kTypeidAlphabet[i])] = static_cast<std::int8_t>(i);
-  return table;
+// Strictly the lower-case alphabet: no upper case, no Crockford aliases. What
+// passes decodes with the Crockford decoder, which reads lower case the same.
+constexpr bool IsTypeidSymbol(unsigned char c) noexcept {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z' && c != 'i' && c != 'l' && c != 'o' && c != 'u');
 }
-
-constexpr std::array<std::int8_t, 256> kDecodeTable = MakeDecodeTable();
 
 constexpr bool IsLower(unsigned char c) noexcept { return c >= 'a' && c <= 'z'; }
 
@@ -59,14 +54,14 @@ TypeidStatus ParseCommon(const char* text, std::size_t length, const char* expec
   // Report the first bad character even when the length is also wrong: it is
   // the more useful hint (a pasted space or quote), as in crockford.cpp.
   for (std::size_t i = start; i < length; ++i) {
-    if (kDecodeTable[static_cast<unsigned char>(text[i])] < 0) {
+    if (!IsTypeidSymbol(static_cast<unsigned char>(text[i]))) {
       return {TypeidError::kBadSuffixCharacter, i};
     }
   }
   const std::size_t got = length - start;
   if (got < suffix_length) return {TypeidError::kBadSuffixLength, length};
   if (got > suffix_length) return {TypeidError::kBadSuffixLength, start + suffix_length};
-  if (kDecodeTable[static_cast<unsigned char>(text[start])] > max_first) {
+  if (crockford_value(static_cast<unsigned char>(text[start])) > max_first) {
     return {TypeidError::kSuffixOverflow, start};
   }
   *suffix_start = start;
@@ -135,14 +130,7 @@ TypeidStatus typeid_parse_128(const char* text, std::size_t length, const char* 
   const TypeidStatus st = ParseCommon(text, length, expected_prefix, expected_length,
                                       kTypeidSuffixLength128, 7, &start);
   if (!st.ok()) return st;
-  std::uint64_t hi = 0, lo = 0;
-  for (std::size_t i = 0; i < kTypeidSuffixLength128; ++i) {
-    const auto v = static_cast<std::uint64_t>(kDecodeTable[static_cast<unsigned char>(text[start + i])]);
-    hi = (hi << 5) | (lo >> 59);
-    lo = (lo << 5) | v;
-  }
-  for (int i = 7; i >= 0; --i, hi >>= 8) bytes[i] = static_cast<std::uint8_t>(hi);
-  for (int i = 15; i >= 8; --i, lo >>= 8) bytes[i] = static_cast<std::uint8_t>(lo);
+  decode_128(text + start, kTypeidSuffixLength128, bytes);  // cannot fail: checked above
   return {};
 }
 
@@ -152,12 +140,7 @@ TypeidStatus typeid_parse_64(const char* text, std::size_t length, const char* e
   const TypeidStatus st = ParseCommon(text, length, expected_prefix, expected_length,
                                       kTypeidSuffixLength64, 15, &start);
   if (!st.ok()) return st;
-  std::uint64_t result = 0;
-  for (std::size_t i = 0; i < kTypeidSuffixLength64; ++i) {
-    result = (result << 5) |
-             static_cast<std::uint64_t>(kDecodeTable[static_cast<unsigned char>(text[start + i])]);
-  }
-  *value = result;
+  decode_64(text + start, kTypeidSuffixLength64, value);  // cannot fail: checked above
   return {};
 }
 

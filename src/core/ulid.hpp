@@ -5,20 +5,17 @@
 
 #include <cstdint>
 
+#include "big_endian.hpp"
+
 namespace ulid_tsid {
 
-inline constexpr std::uint64_t kUlidMaxMs = (std::uint64_t{1} << 48) - 1;
-
-inline std::uint64_t ulid_time_ms(const std::uint8_t bytes[16]) noexcept {
-  std::uint64_t ms = 0;
-  for (int i = 0; i < 6; ++i) ms = (ms << 8) | bytes[i];
-  return ms;
-}
+// The 48-bit timestamp (of a ulid, and of a version-7 UUID: the same bytes).
+inline std::uint64_t ulid_time_ms(const std::uint8_t bytes[16]) noexcept { return load_be(bytes, 6); }
 
 // Puts `high` (the first 8 bytes: timestamp and the next 16 bits) and `low` in place.
 inline void ulid_store(std::uint64_t high, std::uint64_t low, std::uint8_t out[16]) noexcept {
-  for (int i = 7; i >= 0; --i, high >>= 8) out[i] = static_cast<std::uint8_t>(high);
-  for (int i = 15; i >= 8; --i, low >>= 8) out[i] = static_cast<std::uint8_t>(low);
+  store_be(high, out);
+  store_be(low, out + 8);
 }
 
 // The smallest (random part all zeros) or largest (all ones) ULID of a millisecond.

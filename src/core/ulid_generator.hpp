@@ -5,64 +5,51 @@
 
 #include <cstdint>
 
-#include "clock.hpp"
-#include "generate_status.hpp"
-#include "ticks.hpp"
+#include "clock_ticks.hpp"
 #include "ulid.hpp"
 
 namespace ulid_tsid {
 
 inline constexpr int kUlidRandomBytes = 10;
-
-// 65,536ths of a millisecond, from 0..999,999 nanoseconds into it.
-inline std::uint16_t ulid_fraction_of(std::uint32_t sub_ms_ns) noexcept {
-  return static_cast<std::uint16_t>((std::uint64_t{sub_ms_ns} << 16) / kNsPerMs);
-}
+inline constexpr int kUlidFractionBits = 16;
+inline constexpr int kUlidTailBytes = 8;
 
 // The 65,536ths of its millisecond that a Unix-ns clock reading is at.
 inline std::uint16_t ulid_fraction(std::int64_t unix_ns) noexcept {
-  return ulid_fraction_of(split_ns(unix_ns).sub_ms_ns);
+  return static_cast<std::uint16_t>(clock_tick<kUlidFractionBits>(0, split_ns(unix_ns).sub_ms_ns));
 }
 
 // generate_ulid(): the first 8 bytes are a tick of (48-bit ms, 16-bit
-// sub-millisecond fraction of the clock, in 65,536ths) that strictly increases
-// in its TickSequence (per process, or cluster-wide when shared): a fresh clock
-// reading when it is ahead, else the last tick plus one. The last 8 bytes are
-// always fresh random bits, so no value can be guessed from the previous one.
-// Because the fraction follows the clock, values of concurrent backends keep
-// time order within a millisecond too and append at the right edge of a B-tree
-// even without shared ticks; a tick is ~15 ns, shorter than any call, so a
-// session's values do not run ahead of the clock.
-inline constexpr int kUlidTailBytes = 8;
-
+// sub-millisecond fraction of the clock, in 65,536ths) from the generator that
+// UUIDv7 shares (clock_ticks.hpp). The last 8 bytes are always fresh random
+// bits, so no value can be guessed from the previous one. Because the fraction
+// follows the clock, values of concurrent backends keep time order within a
+// millisecond too and append at the right edge of a B-tree even without shared
+// ticks; a tick is ~15 ns, shorter than any call, so a session's values do not
+// run ahead of the clock.
 class UlidGenerator {
  public:
-  TickSequence& ticks() noexcept { return ticks_; }
+  TickSequence& ticks() noexcept { return ticks_.ticks(); }
 
   GenerateStatus next(std::int64_t now_ms, std::uint16_t fraction, const std::uint8_t random[kUlidTailBytes],
                       std::uint8_t out[16]) noexcept {
-    if (now_ms < 0 || static_cast<std::uint64_t>(now_ms) > kUlidMaxMs) {
-      return GenerateStatus::kClockOutOfRange;
-    }
-    const std::uint64_t candidate = (static_cast<std::uint64_t>(now_ms) << 16) | fraction;
     std::uint64_t high = 0;
-    if (!ticks_.claim(candidate, &high)) return GenerateStatus::kExhausted;  // past year 10889
-    std::uint64_t low = 0;
-    for (int i = 0; i < kUlidTailBytes; ++i) low = (low << 8) | random[i];
-    ulid_store(high, low, out);
-    return GenerateStatus::kOk;
+    const GenerateStatus status = ticks_.next_tick(now_ms, fraction, &high);
+    if (status == GenerateStatus::kOk) ulid_store(high, load_be(random), out);
+    return status;
   }
 
-  // next() at a Unix-ns clock reading; a reading before 1970 (even by 1 ns) is
-  // out of range, as its floor millisecond is negative.
+  // next() at a Unix-ns clock reading.
   GenerateStatus next_at(std::int64_t now_unix_ns, const std::uint8_t random[kUlidTailBytes],
                          std::uint8_t out[16]) noexcept {
-    const ClockMs clock = split_ns(now_unix_ns);
-    return next(clock.ms, ulid_fraction_of(clock.sub_ms_ns), random, out);
+    std::uint64_t high = 0;
+    const GenerateStatus status = ticks_.next_tick_at(now_unix_ns, &high);
+    if (status == GenerateStatus::kOk) ulid_store(high, load_be(random), out);
+    return status;
   }
 
  private:
-  TickSequence ticks_;
+  ClockTickGenerator<kUlidFractionBits> ticks_;
 };
 
 // generate_ulid_monotonic(): the ULID spec's monotonic mode, per process. A new
@@ -79,7 +66,7 @@ class UlidMonotonicGenerator {
 
   GenerateStatus next(std::int64_t now_ms, const std::uint8_t random[kUlidRandomBytes],
                       std::uint8_t out[16]) noexcept {
-    if (now_ms < 0 || static_cast<std::uint64_t>(now_ms) > kUlidMaxMs) {
+    if (now_ms < 0 || static_cast<std::uint64_t>(now_ms) > kMax48BitMs) {
       return GenerateStatus::kClockOutOfRange;
     }
     const auto ms = static_cast<std::uint64_t>(now_ms);

@@ -1,3 +1,5 @@
+#include "postgres_api.hpp"
+
 #include "errors.hpp"
 
 namespace ulid_tsid::pg {

@@ -2,9 +2,10 @@
 // that the project promises: 22P02 bad text, 22003 out of range, 22023 bad argument.
 #pragma once
 
-#include "../core/crockford.hpp"
-#include "../core/generate_status.hpp"
 #include "postgres_api.hpp"
+
+#include "../core/crockford.hpp"
+#include "../core/ticks.hpp"
 
 namespace ulid_tsid::pg {
 

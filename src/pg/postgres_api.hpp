@@ -26,7 +26,5 @@ extern "C" {
 #define errsave(context, ...) ereport(ERROR, __VA_ARGS__)
 #endif
 
-#define ULID_TSID_FUNCTION(name) \
-  extern "C" PGDLLEXPORT Datum name(PG_FUNCTION_ARGS); \
-  extern "C" { PG_FUNCTION_INFO_V1(name); }           \
-  extern "C" Datum name(PG_FUNCTION_ARGS)
+// A new 16-byte ulid or uuid value (the same bytes), returned with PG_RETURN_UUID_P.
+inline pg_uuid_t* palloc_uuid() { return static_cast<pg_uuid_t*>(palloc(sizeof(pg_uuid_t))); }

@@ -1,3 +1,5 @@
+#include "postgres_api.hpp"
+
 #include "process_state.hpp"
 
 #include "errors.hpp"

@@ -12,12 +12,19 @@
 #include "../core/public_id.hpp"
 #include "../core/typeid.hpp"
 #include "settings.hpp"
-#include "text_args.hpp"
+#include "typeid_args.hpp"
 
 #include <unistd.h>
 
 extern "C" {
 #include "utils/guc.h"
+}
+
+extern "C" {
+PG_FUNCTION_INFO_V1(ulid_tsid_public_id_128);
+PG_FUNCTION_INFO_V1(ulid_tsid_public_id_parse_128);
+PG_FUNCTION_INFO_V1(ulid_tsid_public_id_64);
+PG_FUNCTION_INFO_V1(ulid_tsid_public_id_parse_64);
 }
 
 using namespace ulid_tsid;
@@ -122,30 +129,29 @@ void define_public_id_settings() {
 }  // namespace ulid_tsid::pg
 
 // ulid or uuid -> the domain's TypeID of the permuted 128 bits.
-ULID_TSID_FUNCTION(ulid_tsid_public_id_128) {
-  const auto* bytes = reinterpret_cast<const std::uint8_t*>(PG_GETARG_POINTER(0));
+Datum ulid_tsid_public_id_128(PG_FUNCTION_ARGS) {
   const TextArg domain = prefix_arg(fcinfo, 1);
   std::uint8_t permuted[16];
-  public_id_encode_128(subkey(fcinfo, domain, 2), bytes, permuted);
+  public_id_encode_128(subkey(fcinfo, domain, 2), PG_GETARG_UUID_P(0)->data, permuted);
   char out[kTypeidMaxLength128];
   const std::size_t length = typeid_format_128(domain.data, domain.length, permuted, out);
   PG_RETURN_TEXT_P(cstring_to_text_with_len(out, static_cast<int>(length)));
 }
 
 // The domain's public form -> the ulid or uuid.
-ULID_TSID_FUNCTION(ulid_tsid_public_id_parse_128) {
+Datum ulid_tsid_public_id_parse_128(PG_FUNCTION_ARGS) {
   const TextArg input = text_arg(fcinfo, 0);
   const TextArg domain = prefix_arg(fcinfo, 1);
   std::uint8_t permuted[16];
   const TypeidStatus status = typeid_parse_128(input.data, input.length, domain.data, domain.length, permuted);
   if (!status.ok()) report_bad_typeid(input, domain, static_cast<int>(status.error), status.position);
-  auto* out = static_cast<std::uint8_t*>(palloc(16));
-  public_id_decode_128(subkey(fcinfo, domain, 2), permuted, out);
-  PG_RETURN_POINTER(out);
+  pg_uuid_t* out = palloc_uuid();
+  public_id_decode_128(subkey(fcinfo, domain, 2), permuted, out->data);
+  PG_RETURN_UUID_P(out);
 }
 
 // tsid or bigint -> domain_ + 13 characters of the permuted 64 bits.
-ULID_TSID_FUNCTION(ulid_tsid_public_id_64) {
+Datum ulid_tsid_public_id_64(PG_FUNCTION_ARGS) {
   const auto value = static_cast<std::uint64_t>(PG_GETARG_INT64(0));
   const TextArg domain = prefix_arg(fcinfo, 1);
   const std::uint64_t permuted = public_id_encode_64(subkey(fcinfo, domain, 2), value);
@@ -155,7 +161,7 @@ ULID_TSID_FUNCTION(ulid_tsid_public_id_64) {
 }
 
 // The domain's public form -> the tsid or bigint.
-ULID_TSID_FUNCTION(ulid_tsid_public_id_parse_64) {
+Datum ulid_tsid_public_id_parse_64(PG_FUNCTION_ARGS) {
   const TextArg input = text_arg(fcinfo, 0);
   const TextArg domain = prefix_arg(fcinfo, 1);
   std::uint64_t permuted = 0;

@@ -1,8 +1,9 @@
+#include "postgres_api.hpp"
+
 #include "shared_state.hpp"
 
 #include <new>
 
-#include "postgres_api.hpp"
 
 extern "C" {
 #include "storage/ipc.h"

@@ -1,4 +1,8 @@
+#include "postgres_api.hpp"
+
 #include "timestamps.hpp"
+
+#include "../core/clock_ticks.hpp"
 
 namespace ulid_tsid::pg {
 
@@ -18,6 +22,14 @@ int64 unix_ms_from_timestamptz(TimestampTz ts, int64 min_ms, int64 max_ms, const
                      pstrdup(timestamptz_to_str(timestamptz_from_unix_ms(min_ms))),
                      pstrdup(timestamptz_to_str(timestamptz_from_unix_ms(max_ms) + 999)))));
   pg_unreachable();
+}
+
+Datum uuid_bound_of(FunctionCallInfo fcinfo, void (*bound)(std::uint64_t ms, bool upper, std::uint8_t out[16]),
+                    bool upper, const char* what) {
+  const int64 ms = unix_ms_from_timestamptz(PG_GETARG_TIMESTAMPTZ(0), 0, static_cast<int64>(kMax48BitMs), what);
+  pg_uuid_t* out = palloc_uuid();
+  bound(static_cast<std::uint64_t>(ms), upper, out->data);
+  PG_RETURN_UUID_P(out);
 }
 
 }  // namespace ulid_tsid::pg

@@ -1,11 +1,12 @@
 // The SQL type tsid (an int8 underneath: comparison, hashing, sortsupport and
 // binary I/O are Postgres's int8 functions, bound in the extension script), its
 // settings, and generate_tsid().
+#include "postgres_api.hpp"
+
 #include "../core/clock.hpp"
 #include "../core/crockford.hpp"
 #include "../core/tsid.hpp"
 #include "errors.hpp"
-#include "postgres_api.hpp"
 #include "process_state.hpp"
 #include "settings.hpp"
 #include "timestamps.hpp"
@@ -17,6 +18,17 @@ extern "C" {
 #else
 #include "storage/backendid.h"
 #endif
+}
+
+extern "C" {
+PG_FUNCTION_INFO_V1(tsid_in);
+PG_FUNCTION_INFO_V1(tsid_out);
+PG_FUNCTION_INFO_V1(tsid_timestamp);
+PG_FUNCTION_INFO_V1(tsid_lower_bound);
+PG_FUNCTION_INFO_V1(tsid_upper_bound);
+PG_FUNCTION_INFO_V1(tsid_node);
+PG_FUNCTION_INFO_V1(tsid_counter);
+PG_FUNCTION_INFO_V1(generate_tsid);
 }
 
 using namespace ulid_tsid;
@@ -139,7 +151,7 @@ void define_tsid_settings() {
 }  // namespace ulid_tsid::pg
 
 // Text to tsid: 1 to 13 Crockford characters, any case, I/L/O read as 1/1/0.
-ULID_TSID_FUNCTION(tsid_in) {
+Datum tsid_in(PG_FUNCTION_ARGS) {
   const char* text = PG_GETARG_CSTRING(0);
   const std::size_t length = strlen(text);
   std::uint64_t value = 0;
@@ -152,7 +164,7 @@ ULID_TSID_FUNCTION(tsid_in) {
 }
 
 // Tsid to its canonical 13 upper-case characters.
-ULID_TSID_FUNCTION(tsid_out) {
+Datum tsid_out(PG_FUNCTION_ARGS) {
   char* out = static_cast<char*>(palloc(kTsidTextLength + 1));
   encode_64(tsid_arg(fcinfo, 0), out);
   out[kTsidTextLength] = '\0';
@@ -160,24 +172,24 @@ ULID_TSID_FUNCTION(tsid_out) {
 }
 
 // The creation time of a tsid, to the millisecond.
-ULID_TSID_FUNCTION(tsid_timestamp) {
+Datum tsid_timestamp(PG_FUNCTION_ARGS) {
   PG_RETURN_TIMESTAMPTZ(timestamptz_from_unix_ms(tsid_unix_ms(tsid_arg(fcinfo, 0))));
 }
 
-ULID_TSID_FUNCTION(tsid_lower_bound) { return tsid_bound_of(fcinfo, false); }
-ULID_TSID_FUNCTION(tsid_upper_bound) { return tsid_bound_of(fcinfo, true); }
+Datum tsid_lower_bound(PG_FUNCTION_ARGS) { return tsid_bound_of(fcinfo, false); }
+Datum tsid_upper_bound(PG_FUNCTION_ARGS) { return tsid_bound_of(fcinfo, true); }
 
 // The node id and the counter of a tsid read with `node_bits` node bits.
-ULID_TSID_FUNCTION(tsid_node) {
+Datum tsid_node(PG_FUNCTION_ARGS) {
   PG_RETURN_INT32(static_cast<int32>(tsid_node(tsid_arg(fcinfo, 0), node_bits_arg(fcinfo, 1))));
 }
 
-ULID_TSID_FUNCTION(tsid_counter) {
+Datum tsid_counter(PG_FUNCTION_ARGS) {
   PG_RETURN_INT32(static_cast<int32>(tsid_counter(tsid_arg(fcinfo, 0), node_bits_arg(fcinfo, 1))));
 }
 
 // A new tsid; never a duplicate within the cluster (see README: Guarantees).
-ULID_TSID_FUNCTION(generate_tsid) {
+Datum generate_tsid(PG_FUNCTION_ARGS) {
   ProcessState& state = process_state();
   const TsidLayout layout = current_layout(state.tsid.ticks().shared());
   const std::int64_t now_ns = realtime_ns();

@@ -1,9 +1,17 @@
 // TypeID (jetify-com/typeid spec v0.3) forms of ulid, uuid and tsid keys:
 // prefix_ + 26 (or, for tsid, 13) lower-case base32 characters. Parsing takes
 // the expected prefix, so an order_... ID is never accepted where a user_... belongs.
-#include "../core/typeid.hpp"
 #include "postgres_api.hpp"
-#include "text_args.hpp"
+
+#include "../core/typeid.hpp"
+#include "typeid_args.hpp"
+
+extern "C" {
+PG_FUNCTION_INFO_V1(ulid_tsid_typeid_128);
+PG_FUNCTION_INFO_V1(ulid_tsid_typeid_parse_128);
+PG_FUNCTION_INFO_V1(ulid_tsid_typeid_64);
+PG_FUNCTION_INFO_V1(ulid_tsid_typeid_parse_64);
+}
 
 using namespace ulid_tsid;
 using namespace ulid_tsid::pg;
@@ -50,32 +58,31 @@ void report_bad_typeid(TextArg input, TextArg prefix, int error, std::size_t pos
 namespace {
 
 Datum format_128(FunctionCallInfo fcinfo) {
-  const auto* bytes = reinterpret_cast<const std::uint8_t*>(PG_GETARG_POINTER(0));
   const TextArg prefix = prefix_arg(fcinfo, 1);
   char out[kTypeidMaxLength128];
-  const std::size_t length = typeid_format_128(prefix.data, prefix.length, bytes, out);
+  const std::size_t length = typeid_format_128(prefix.data, prefix.length, PG_GETARG_UUID_P(0)->data, out);
   PG_RETURN_TEXT_P(cstring_to_text_with_len(out, static_cast<int>(length)));
 }
 
 Datum parse_128(FunctionCallInfo fcinfo) {
   const TextArg input = text_arg(fcinfo, 0);
   const TextArg prefix = prefix_arg(fcinfo, 1);
-  auto* bytes = static_cast<std::uint8_t*>(palloc(16));
-  const TypeidStatus status = typeid_parse_128(input.data, input.length, prefix.data, prefix.length, bytes);
+  pg_uuid_t* out = palloc_uuid();
+  const TypeidStatus status = typeid_parse_128(input.data, input.length, prefix.data, prefix.length, out->data);
   if (!status.ok()) report_bad_typeid(input, prefix, static_cast<int>(status.error), status.position);
-  PG_RETURN_POINTER(bytes);
+  PG_RETURN_UUID_P(out);
 }
 
 }  // namespace
 
 // ulid or uuid (the same 16 bytes) -> prefix_ + 26 characters.
-ULID_TSID_FUNCTION(ulid_tsid_typeid_128) { return format_128(fcinfo); }
+Datum ulid_tsid_typeid_128(PG_FUNCTION_ARGS) { return format_128(fcinfo); }
 
 // prefix_ + 26 characters -> ulid or uuid, checked against the expected prefix.
-ULID_TSID_FUNCTION(ulid_tsid_typeid_parse_128) { return parse_128(fcinfo); }
+Datum ulid_tsid_typeid_parse_128(PG_FUNCTION_ARGS) { return parse_128(fcinfo); }
 
 // tsid -> prefix_ + 13 characters.
-ULID_TSID_FUNCTION(ulid_tsid_typeid_64) {
+Datum ulid_tsid_typeid_64(PG_FUNCTION_ARGS) {
   const auto value = static_cast<std::uint64_t>(PG_GETARG_INT64(0));
   const TextArg prefix = prefix_arg(fcinfo, 1);
   char out[kTypeidMaxLength64];
@@ -84,7 +91,7 @@ ULID_TSID_FUNCTION(ulid_tsid_typeid_64) {
 }
 
 // prefix_ + 13 characters -> tsid.
-ULID_TSID_FUNCTION(ulid_tsid_typeid_parse_64) {
+Datum ulid_tsid_typeid_parse_64(PG_FUNCTION_ARGS) {
   const TextArg input = text_arg(fcinfo, 0);
   const TextArg prefix = prefix_arg(fcinfo, 1);
   std::uint64_t value = 0;

@@ -2,10 +2,12 @@
 // the time-window bounds and, before PostgreSQL 17, uuid_extract_timestamp()
 // and uuid_extract_version(). C symbols carry a prefix so that they never shadow
 // the server's own functions of the same names on newer servers.
+#include "postgres_api.hpp"
+
 #include "../core/clock.hpp"
+#include "../core/ulid.hpp"
 #include "../core/uuidv7.hpp"
 #include "errors.hpp"
-#include "postgres_api.hpp"
 #include "process_state.hpp"
 #include "timestamps.hpp"
 
@@ -13,16 +15,23 @@ extern "C" {
 #include "utils/fmgrprotos.h"
 }
 
+extern "C" {
+PG_FUNCTION_INFO_V1(ulid_tsid_uuidv7);
+PG_FUNCTION_INFO_V1(ulid_tsid_uuidv7_shifted);
+PG_FUNCTION_INFO_V1(uuidv7_lower_bound);
+PG_FUNCTION_INFO_V1(uuidv7_upper_bound);
+PG_FUNCTION_INFO_V1(ulid_tsid_uuid_extract_timestamp);
+PG_FUNCTION_INFO_V1(ulid_tsid_uuid_extract_version);
+}
+
 using namespace ulid_tsid;
 using namespace ulid_tsid::pg;
 
 namespace {
 
-std::uint8_t* palloc_uuid() { return static_cast<std::uint8_t*>(palloc(16)); }
-
 std::uint64_t claim_tick(std::int64_t now_ns) {
   std::uint64_t tick = 0;
-  const GenerateStatus status = process_state().uuidv7.next_tick(now_ns, &tick);
+  const GenerateStatus status = process_state().uuidv7.next_tick_at(now_ns, &tick);
   if (unlikely(status != GenerateStatus::kOk)) report_generate_failure("uuidv7", status);
   return tick;
 }
@@ -30,16 +39,9 @@ std::uint64_t claim_tick(std::int64_t now_ns) {
 Datum uuid_from_tick(std::uint64_t tick) {
   std::uint8_t random[kUuidv7RandomBytes];
   draw_random(random, sizeof random);
-  std::uint8_t* out = palloc_uuid();
-  uuidv7_store(tick, random, out);
-  PG_RETURN_POINTER(out);
-}
-
-Datum uuidv7_bound_of(FunctionCallInfo fcinfo, bool upper) {
-  const int64 ms = unix_ms_from_timestamptz(PG_GETARG_TIMESTAMPTZ(0), 0, static_cast<int64>(kUuidv7MaxMs), "uuidv7");
-  std::uint8_t* out = palloc_uuid();
-  uuidv7_bound(static_cast<std::uint64_t>(ms), upper, out);
-  PG_RETURN_POINTER(out);
+  pg_uuid_t* out = palloc_uuid();
+  uuidv7_store(tick, random, out->data);
+  PG_RETURN_UUID_P(out);
 }
 
 bool is_rfc_variant(const std::uint8_t* uuid) { return (uuid[8] & 0xC0) == 0x80; }
@@ -49,32 +51,32 @@ constexpr int64 kGregorianEpochJdate = 2299161;  // 1582-10-15, UUIDv1's epoch
 }  // namespace
 
 // A version-7 UUID of now: strictly increasing per session, cluster-wide when preloaded.
-ULID_TSID_FUNCTION(ulid_tsid_uuidv7) { return uuid_from_tick(claim_tick(realtime_ns())); }
+Datum ulid_tsid_uuidv7(PG_FUNCTION_ARGS) { return uuid_from_tick(claim_tick(realtime_ns())); }
 
 // A version-7 UUID of now shifted by an interval (PostgreSQL 18's uuidv7(interval)).
-ULID_TSID_FUNCTION(ulid_tsid_uuidv7_shifted) {
+Datum ulid_tsid_uuidv7_shifted(PG_FUNCTION_ARGS) {
   Interval* shift = PG_GETARG_INTERVAL_P(0);
   // Milliseconds and the nanoseconds past them travel apart, as in PostgreSQL
   // 18: nanoseconds since 1970 overflow 64 bits after 2262, long before 10889.
-  const ClockMs now = uuidv7_tick_time(claim_tick(realtime_ns()));
+  const ClockMs now = clock_tick_time<kUuidv7FractionBits>(claim_tick(realtime_ns()));
   // Shift in timestamptz (microseconds) so that months and days follow the
   // calendar; the nanoseconds below a microsecond are carried across.
   TimestampTz ts = now.ms * 1000 + now.sub_ms_ns / 1000 - kUnixEpochInPgMicros;
   ts = DatumGetTimestampTz(
       DirectFunctionCall2(timestamptz_pl_interval, TimestampTzGetDatum(ts), PointerGetDatum(shift)));
   // PostgreSQL 18 does not check the result; we do: ERROR 22003 outside 1970..10889.
-  const int64 shifted_ms = unix_ms_from_timestamptz(ts, 0, static_cast<int64>(kUuidv7MaxMs), "uuidv7");
+  const int64 shifted_ms = unix_ms_from_timestamptz(ts, 0, static_cast<int64>(kMax48BitMs), "uuidv7");
   const int64 shifted_us = ts + kUnixEpochInPgMicros;
   const auto sub_ms_ns = static_cast<std::uint32_t>((shifted_us - shifted_ms * 1000) * 1000 + now.sub_ms_ns % 1000);
-  return uuid_from_tick(uuidv7_tick(static_cast<std::uint64_t>(shifted_ms), sub_ms_ns));
+  return uuid_from_tick(clock_tick<kUuidv7FractionBits>(static_cast<std::uint64_t>(shifted_ms), sub_ms_ns));
 }
 
-ULID_TSID_FUNCTION(uuidv7_lower_bound) { return uuidv7_bound_of(fcinfo, false); }
-ULID_TSID_FUNCTION(uuidv7_upper_bound) { return uuidv7_bound_of(fcinfo, true); }
+Datum uuidv7_lower_bound(PG_FUNCTION_ARGS) { return uuid_bound_of(fcinfo, uuidv7_bound, false, "uuidv7"); }
+Datum uuidv7_upper_bound(PG_FUNCTION_ARGS) { return uuid_bound_of(fcinfo, uuidv7_bound, true, "uuidv7"); }
 
 // PostgreSQL 17's uuid_extract_timestamp(): versions 1 and 7 of the RFC variant.
-ULID_TSID_FUNCTION(ulid_tsid_uuid_extract_timestamp) {
-  const auto* uuid = reinterpret_cast<const std::uint8_t*>(PG_GETARG_POINTER(0));
+Datum ulid_tsid_uuid_extract_timestamp(PG_FUNCTION_ARGS) {
+  const std::uint8_t* uuid = PG_GETARG_UUID_P(0)->data;
   if (!is_rfc_variant(uuid)) PG_RETURN_NULL();
   const int version = uuid[6] >> 4;
   if (version == 1) {
@@ -86,16 +88,14 @@ ULID_TSID_FUNCTION(ulid_tsid_uuid_extract_timestamp) {
                           (POSTGRES_EPOCH_JDATE - kGregorianEpochJdate) * SECS_PER_DAY * USECS_PER_SEC);
   }
   if (version == 7) {
-    std::uint64_t ms = 0;
-    for (int i = 0; i < 6; ++i) ms = (ms << 8) | uuid[i];
-    PG_RETURN_TIMESTAMPTZ(timestamptz_from_unix_ms(static_cast<int64>(ms)));
+    PG_RETURN_TIMESTAMPTZ(timestamptz_from_unix_ms(static_cast<int64>(ulid_time_ms(uuid))));
   }
   PG_RETURN_NULL();
 }
 
 // PostgreSQL 17's uuid_extract_version(): NULL unless the RFC variant.
-ULID_TSID_FUNCTION(ulid_tsid_uuid_extract_version) {
-  const auto* uuid = reinterpret_cast<const std::uint8_t*>(PG_GETARG_POINTER(0));
+Datum ulid_tsid_uuid_extract_version(PG_FUNCTION_ARGS) {
+  const std::uint8_t* uuid = PG_GETARG_UUID_P(0)->data;
   if (!is_rfc_variant(uuid)) PG_RETURN_NULL();
   PG_RETURN_INT16(static_cast<int16>(uuid[6] >> 4));
 }

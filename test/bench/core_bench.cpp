@@ -77,7 +77,7 @@ void BM_UlidGenerator_next(benchmark::State& state) {
   for (auto _ : state) {
     pool.fill(pid, random, sizeof random);
     const std::int64_t now = realtime_ns();
-    const GenerateStatus st = gen.next(now / 1000000, ulid_tsid::ulid_fraction(now), random, out);
+    const GenerateStatus st = gen.next_at(now, random, out);
     benchmark::DoNotOptimize(st);
     benchmark::DoNotOptimize(out);
   }

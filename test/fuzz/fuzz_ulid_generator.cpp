@@ -1,7 +1,7 @@
 // Drives UlidGenerator and UlidMonotonicGenerator with fuzzer-chosen clock
 // readings and random bytes. Each value a generator returns must be strictly
 // greater than every value it returned before; kClockOutOfRange exactly when the
-// clock is outside 0..kUlidMaxMs; the monotonic generator's values follow its
+// clock is outside 0..kMax48BitMs; the monotonic generator's values follow its
 // rules (fresh random on a new millisecond, previous + 1 otherwise).
 //
 // Input: a sequence of 13-byte steps:
@@ -53,8 +53,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       case 0: break;                                                     // stands still
       case 1: now += arg; break;                                         // forward
       case 2: now -= arg; break;                                         // backwards
-      case 3: now = static_cast<std::int64_t>(kUlidMaxMs) - arg; break;  // near the end of time
-      case 4: now = static_cast<std::int64_t>(kUlidMaxMs) + 1 + arg; break;  // past it
+      case 3: now = static_cast<std::int64_t>(kMax48BitMs) - arg; break;  // near the end of time
+      case 4: now = static_cast<std::int64_t>(kMax48BitMs) + 1 + arg; break;  // past it
       case 5: now = -1 - static_cast<std::int64_t>(arg); break;          // before 1970
       case 6: now = arg; break;                                          // near 1970
       default: now += static_cast<std::int64_t>(arg) << 16; break;       // big jump
@@ -68,7 +68,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     budget -= burst;
     std::uint64_t seed;
     std::memcpy(&seed, p + 5, 8);
-    const bool in_range = now >= 0 && static_cast<std::uint64_t>(now) <= kUlidMaxMs;
+    const bool in_range = now >= 0 && static_cast<std::uint64_t>(now) <= kMax48BitMs;
 
     for (int k = 0; k < burst; ++k) {
       std::uint8_t random[kUlidRandomBytes];

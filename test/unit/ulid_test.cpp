@@ -18,7 +18,7 @@
 namespace {
 
 using ulid_tsid::GenerateStatus;
-using ulid_tsid::kUlidMaxMs;
+using ulid_tsid::kMax48BitMs;
 using ulid_tsid::kUlidRandomBytes;
 using ulid_tsid::UlidGenerator;
 using ulid_tsid::UlidMonotonicGenerator;
@@ -64,7 +64,7 @@ TEST(UlidLayout, TimeStoreAndBound) {
   EXPECT_EQ(ulid_tsid::ulid_time_ms(b), 1469918176385ULL);
   EXPECT_EQ(Low80(b), (u128{1} << 80) - 1);
 
-  ulid_tsid::ulid_bound(kUlidMaxMs, true, b);
+  ulid_tsid::ulid_bound(kMax48BitMs, true, b);
   for (int i = 0; i < 16; ++i) EXPECT_EQ(b[i], 0xFF);
   ulid_tsid::ulid_bound(0, false, b);
   for (int i = 0; i < 16; ++i) EXPECT_EQ(b[i], 0);
@@ -73,14 +73,14 @@ TEST(UlidLayout, TimeStoreAndBound) {
 TEST(UlidLayout, BoundsBracketEveryValueOfTheirMillisecond) {
   std::mt19937_64 rng(5);
   for (int n = 0; n < 1000; ++n) {
-    const std::uint64_t ms = rng() & kUlidMaxMs;
+    const std::uint64_t ms = rng() & kMax48BitMs;
     std::uint8_t lo[16], hi[16], v[16];
     ulid_tsid::ulid_bound(ms, false, lo);
     ulid_tsid::ulid_bound(ms, true, hi);
     ulid_tsid::ulid_store((ms << 16) | (rng() & 0xFFFF), rng(), v);
     EXPECT_LE(std::memcmp(lo, v, 16), 0);
     EXPECT_GE(std::memcmp(hi, v, 16), 0);
-    if (ms < kUlidMaxMs) {
+    if (ms < kMax48BitMs) {
       std::uint8_t next[16];
       ulid_tsid::ulid_bound(ms + 1, false, next);
       EXPECT_EQ(AsInt(next), AsInt(hi) + 1);
@@ -253,7 +253,7 @@ TEST(UlidGenerator, ClockOutOfRange) {
   std::uint8_t out[16];
   std::memset(out, 0x5C, 16);
   for (std::int64_t bad : {std::int64_t{-1}, std::numeric_limits<std::int64_t>::min(),
-                           static_cast<std::int64_t>(kUlidMaxMs) + 1,
+                           static_cast<std::int64_t>(kMax48BitMs) + 1,
                            std::numeric_limits<std::int64_t>::max()}) {
     EXPECT_EQ(g.next(bad, 7, r.r, out), GenerateStatus::kClockOutOfRange) << bad;
     for (int i = 0; i < 16; ++i) ASSERT_EQ(out[i], 0x5C) << "out touched";
@@ -261,8 +261,8 @@ TEST(UlidGenerator, ClockOutOfRange) {
   // Nothing was claimed: the next value starts from the clock.
   ASSERT_EQ(g.next(1, 0x0102, r.r, out), GenerateStatus::kOk);
   EXPECT_EQ(High64(out), 0x10102u);
-  ASSERT_EQ(g.next(static_cast<std::int64_t>(kUlidMaxMs), 0, r.r, out), GenerateStatus::kOk);
-  EXPECT_EQ(TimeMs(out), kUlidMaxMs);
+  ASSERT_EQ(g.next(static_cast<std::int64_t>(kMax48BitMs), 0, r.r, out), GenerateStatus::kOk);
+  EXPECT_EQ(TimeMs(out), kMax48BitMs);
 }
 
 // A reading before 1970 is out of range however close to it (a truncating
@@ -294,7 +294,7 @@ TEST(UlidGenerator, NanosecondReadingsAroundBothEnds) {
 TEST(UlidGenerator, ExhaustionAtTheEndOfTimeIsFinal) {
   UlidGenerator g;
   const Tail8 r = {{0, 0, 0, 0, 0, 0, 0, 0}};
-  const auto end = static_cast<std::int64_t>(kUlidMaxMs);
+  const auto end = static_cast<std::int64_t>(kMax48BitMs);
   std::uint8_t out[16];
   std::uint64_t last = 0;
   int ok = 0;
@@ -353,7 +353,7 @@ TEST(UlidMonotonic, NewMillisecondIsFreshRandom) {
   UlidMonotonicGenerator g;
   std::mt19937_64 rng(14);
   for (std::int64_t ms : {std::int64_t{0}, std::int64_t{1}, std::int64_t{1700000000000},
-                          std::int64_t{1700000000001}, static_cast<std::int64_t>(kUlidMaxMs)}) {
+                          std::int64_t{1700000000001}, static_cast<std::int64_t>(kMax48BitMs)}) {
     const Random10 r = RandomBytes(rng);
     std::uint8_t out[16];
     ASSERT_EQ(g.next(ms, r.r, out), GenerateStatus::kOk);
@@ -430,7 +430,7 @@ TEST(UlidMonotonic, ClockOutOfRange) {
   std::uint8_t out[16];
   std::memset(out, 0x5C, 16);
   EXPECT_EQ(g.next(-1, r.r, out), GenerateStatus::kClockOutOfRange);
-  EXPECT_EQ(g.next(static_cast<std::int64_t>(kUlidMaxMs) + 1, r.r, out),
+  EXPECT_EQ(g.next(static_cast<std::int64_t>(kMax48BitMs) + 1, r.r, out),
             GenerateStatus::kClockOutOfRange);
   EXPECT_EQ(g.next(std::numeric_limits<std::int64_t>::min(), r.r, out),
             GenerateStatus::kClockOutOfRange);

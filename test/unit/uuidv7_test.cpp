@@ -16,6 +16,12 @@ namespace {
 using ulid_tsid::GenerateStatus;
 using ulid_tsid::Uuidv7Generator;
 
+// A Unix-ns clock reading as a UUIDv7 tick (48-bit ms, 12-bit fraction).
+std::uint64_t Tick(std::int64_t unix_ns) {
+  const ulid_tsid::ClockMs clock = ulid_tsid::split_ns(unix_ns);
+  return ulid_tsid::clock_tick<12>(static_cast<std::uint64_t>(clock.ms), clock.sub_ms_ns);
+}
+
 std::string Hex(const std::uint8_t* b, int n) {
   static const char* d = "0123456789abcdef";
   std::string s;
@@ -51,14 +57,14 @@ TEST(Uuidv7, VersionAndVariantAlwaysSet) {
 }
 
 TEST(Uuidv7, TickFromNanoseconds) {
-  EXPECT_EQ(ulid_tsid::uuidv7_tick(0), 0u);
-  EXPECT_EQ(ulid_tsid::uuidv7_tick(999999), 4095u);
-  EXPECT_EQ(ulid_tsid::uuidv7_tick(1000000), 1u << 12);
-  EXPECT_EQ(ulid_tsid::uuidv7_tick(1000000 + 500000), (1u << 12) | 2048);
-  EXPECT_EQ(ulid_tsid::uuidv7_tick(244), 0u);  // 244 ns < 1/4096 ms (244.14 ns)
-  EXPECT_EQ(ulid_tsid::uuidv7_tick(245), 1u);
-  EXPECT_EQ(ulid_tsid::uuidv7_tick(1645557742000000000), std::uint64_t{1645557742000} << 12);
-  EXPECT_EQ(ulid_tsid::uuidv7_tick(std::uint64_t{1645557742000}, 999999u), std::uint64_t{1645557742000} << 12 | 4095);
+  EXPECT_EQ(Tick(0), 0u);
+  EXPECT_EQ(Tick(999999), 4095u);
+  EXPECT_EQ(Tick(1000000), 1u << 12);
+  EXPECT_EQ(Tick(1000000 + 500000), (1u << 12) | 2048);
+  EXPECT_EQ(Tick(244), 0u);  // 244 ns < 1/4096 ms (244.14 ns)
+  EXPECT_EQ(Tick(245), 1u);
+  EXPECT_EQ(Tick(1645557742000000000), std::uint64_t{1645557742000} << 12);
+  EXPECT_EQ(ulid_tsid::clock_tick<12>(std::uint64_t{1645557742000}, 999999u), std::uint64_t{1645557742000} << 12 | 4095);
 }
 
 // A reading before 1970 is out of range, never folded onto millisecond 0 (a
@@ -69,15 +75,15 @@ TEST(Uuidv7Generator, ClockJustBefore1970IsOutOfRange) {
   std::uint64_t tick = 77;
   for (std::int64_t ns : {std::int64_t{-1}, std::int64_t{-500000}, std::int64_t{-999999}, std::int64_t{-1000000},
                           std::int64_t{-1000001}}) {
-    EXPECT_EQ(g.next_tick(ns, &tick), GenerateStatus::kClockOutOfRange) << ns;
+    EXPECT_EQ(g.next_tick_at(ns, &tick), GenerateStatus::kClockOutOfRange) << ns;
     EXPECT_EQ(tick, 77u);
   }
-  ASSERT_EQ(g.next_tick(0, &tick), GenerateStatus::kOk);
+  ASSERT_EQ(g.next_tick_at(0, &tick), GenerateStatus::kOk);
   EXPECT_EQ(tick, 1u) << "ms 0 (a fresh sequence never hands out tick 0)";
-  ASSERT_EQ(g.next_tick(-1, &tick), GenerateStatus::kClockOutOfRange) << "and after a good reading";
-  ASSERT_EQ(g.next_tick(1, &tick), GenerateStatus::kOk);
+  ASSERT_EQ(g.next_tick_at(-1, &tick), GenerateStatus::kClockOutOfRange) << "and after a good reading";
+  ASSERT_EQ(g.next_tick_at(1, &tick), GenerateStatus::kOk);
   EXPECT_EQ(tick, 2u) << "the state was left as it was";
-  ASSERT_EQ(g.next_tick(5000000, &tick), GenerateStatus::kOk);
+  ASSERT_EQ(g.next_tick_at(5000000, &tick), GenerateStatus::kOk);
   EXPECT_EQ(tick, std::uint64_t{5} << 12);
 }
 
@@ -87,22 +93,22 @@ TEST(Uuidv7, TickTimeRoundTrip) {
   for (std::uint64_t ms : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{1645557742000},
                            std::uint64_t{9000000000000}, std::uint64_t{9223372036854},  // 2262-04-11
                            std::uint64_t{9223372036855}, std::uint64_t{11000000000000},  // 2318
-                           ulid_tsid::kUuidv7MaxMs}) {
+                           ulid_tsid::kMax48BitMs}) {
     for (std::uint64_t f = 0; f < 4096; ++f) {
       const std::uint64_t tick = ms << 12 | f;
-      const ulid_tsid::ClockMs time = ulid_tsid::uuidv7_tick_time(tick);
+      const ulid_tsid::ClockMs time = ulid_tsid::clock_tick_time<12>(tick);
       ASSERT_EQ(time.ms, static_cast<std::int64_t>(ms));
       ASSERT_LT(time.sub_ms_ns, 1000000u);
-      ASSERT_EQ(ulid_tsid::uuidv7_tick(ms, time.sub_ms_ns), tick) << "ms " << ms << " fraction " << f;
+      ASSERT_EQ(ulid_tsid::clock_tick<12>(ms, time.sub_ms_ns), tick) << "ms " << ms << " fraction " << f;
     }
   }
   // Ticks are monotonic in the clock.
   std::mt19937_64 rng(32);
   std::int64_t ns = 1700000000000000000;
-  std::uint64_t prev = ulid_tsid::uuidv7_tick(ns);
+  std::uint64_t prev = Tick(ns);
   for (int n = 0; n < 100000; ++n) {
     ns += static_cast<std::int64_t>(rng() % 1000);
-    const std::uint64_t t = ulid_tsid::uuidv7_tick(ns);
+    const std::uint64_t t = Tick(ns);
     ASSERT_GE(t, prev);
     prev = t;
   }
@@ -138,8 +144,8 @@ TEST(Uuidv7Generator, SimulatedClock) {
       default: now += static_cast<std::int64_t>(rng() % 300);         // under one fraction
     }
     std::uint64_t tick = 0;
-    ASSERT_EQ(g.next_tick(now, &tick), GenerateStatus::kOk);
-    const std::uint64_t candidate = ulid_tsid::uuidv7_tick(now);
+    ASSERT_EQ(g.next_tick_at(now, &tick), GenerateStatus::kOk);
+    const std::uint64_t candidate = Tick(now);
     ASSERT_EQ(tick, candidate > prev ? candidate : prev + 1) << "n=" << n;
     std::uint8_t random[8], uuid[16];
     for (auto& b : random) b = static_cast<std::uint8_t>(rng());
@@ -153,17 +159,17 @@ TEST(Uuidv7Generator, SimulatedClock) {
 TEST(Uuidv7Generator, ClockOutOfRangeAndExhaustion) {
   Uuidv7Generator g;
   std::uint64_t tick = 77;
-  EXPECT_EQ(g.next_tick(-1, &tick), GenerateStatus::kClockOutOfRange);
-  EXPECT_EQ(g.next_tick(std::numeric_limits<std::int64_t>::min(), &tick), GenerateStatus::kClockOutOfRange);
+  EXPECT_EQ(g.next_tick_at(-1, &tick), GenerateStatus::kClockOutOfRange);
+  EXPECT_EQ(g.next_tick_at(std::numeric_limits<std::int64_t>::min(), &tick), GenerateStatus::kClockOutOfRange);
   EXPECT_EQ(tick, 77u);
-  EXPECT_EQ(g.next_tick(std::numeric_limits<std::int64_t>::max(), &tick), GenerateStatus::kOk);
+  EXPECT_EQ(g.next_tick_at(std::numeric_limits<std::int64_t>::max(), &tick), GenerateStatus::kOk);
   // Past the 48-bit millisecond: only reachable through a shared sequence that
   // already holds the last tick.
-  std::atomic<std::uint64_t> shared{(ulid_tsid::kUuidv7MaxMs << 12) | 0xFFF};
+  std::atomic<std::uint64_t> shared{(ulid_tsid::kMax48BitMs << 12) | 0xFFF};
   Uuidv7Generator h;
   h.ticks().share(&shared);
-  EXPECT_EQ(h.next_tick(1, &tick), GenerateStatus::kExhausted);
-  EXPECT_EQ(h.next_tick(1, &tick), GenerateStatus::kExhausted) << "and stays exhausted";
+  EXPECT_EQ(h.next_tick_at(1, &tick), GenerateStatus::kExhausted);
+  EXPECT_EQ(h.next_tick_at(1, &tick), GenerateStatus::kExhausted) << "and stays exhausted";
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// Text arguments and results of the public-ID functions.
+// Arguments of the TypeID and public-ID functions: text, a TypeID prefix (or
+// public-ID domain), and the error for bad TypeID text; defined in typeid.cpp.
 #pragma once
 
 #include "postgres_api.hpp"
