@@ -10,7 +10,8 @@ bench_check() {  # bench_check DESCRIPTION COMMAND...
   if "$@"; then bench_pass=$((bench_pass + 1)); else bench_fail=$((bench_fail + 1)); echo "bench: FAILED: $what"; fi
 }
 
-bench_keys="bigserial uuidv4 plpgsql_tsid uuidv7 ulid tsid bigint_tsid"
+# core_uuidv7 (pg_catalog.uuidv7()) exists from PostgreSQL 18 on: on 15 it is skipped ("skip: core_uuidv7 ...").
+bench_keys="bigserial uuidv4 plpgsql_tsid generate_uuidv7 core_uuidv7 ulid tsid bigint_tsid"
 OUT_DIR="$bench_out" ROWS=20000 STRETCHES=4 KEYS="$bench_keys" SETTINGS=frequent MODES="plain preload" \
   PORT_BASE=55454 NAME_PREFIX=smoke_ins timeout 300 bash test/bench/insert_locality.sh >"$LOGS/bench-insert.log" 2>&1
 bench_check "insert_locality.sh exit status (see $LOGS/bench-insert.log)" test $? -eq 0
@@ -30,7 +31,7 @@ bench_check "generation_cost.csv header" test "$(head -1 "$bench_out/generation_
 bench_expected=0
 for bench_k in $bench_keys; do
   for bench_m in plain preload; do
-    case "$bench_m:$bench_k" in preload:bigserial|preload:uuidv4|preload:plpgsql_tsid) continue ;; esac
+    case "$bench_m:$bench_k" in preload:bigserial|preload:uuidv4|preload:plpgsql_tsid|preload:core_uuidv7) continue ;; esac
     grep -q "^skip: $bench_k .* in $bench_m/" "$LOGS/bench-insert.log" 2>/dev/null && continue
     bench_expected=$((bench_expected + 1))
     bench_check "insert row for $bench_k ($bench_m)" grep -q "^frequent,$bench_m,$bench_k," "$bench_csv"
@@ -48,10 +49,11 @@ bench_check "insert_locality.png written" test -s "$bench_out/insert_locality.pn
 bench_check "insert_locality.md has a table" grep -q '^| setting' "$bench_out/insert_locality.md"
 
 # Generation cost: every function timed, numbers present, gross > 0.
-for bench_f in "generate_ulid()" "generate_ulid_monotonic()" "generate_tsid()" "uuidv7()" "gen_random_uuid()" "nextval('seq')" \
+for bench_f in "generate_ulid()" "generate_ulid_monotonic()" "generate_tsid()" "generate_uuidv7()" "pg_catalog.uuidv7() (core)" \
+               "gen_random_uuid()" "nextval('seq')" \
                "plpgsql_generate_tsid()" "ulid::text" "text::ulid" "tsid::text" "text::tsid" "uuid::text" "text::uuid" \
                "int8::text" "text::int8"; do
-  grep -qF "skip: $bench_f (" "$LOGS/bench-gencost.log" 2>/dev/null && continue   # not in the installed extension
+  grep -qF "skip: $bench_f (" "$LOGS/bench-gencost.log" 2>/dev/null && continue   # not in the installed extension / server
   for bench_m in plain preload; do
     bench_check "generation cost of $bench_f ($bench_m)" awk -F, -v f="$bench_f" -v m="$bench_m" \
       '$1 == m && $2 == f && $4 > 0 && $5 == 1 && $6 ~ /^-?[0-9.]+$/ && $9 > 0 { ok = 1 } END { exit !ok }' "$bench_out/generation_cost.csv"

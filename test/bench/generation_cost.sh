@@ -17,10 +17,16 @@
 # A function too slow for N calls in about a second (measured by a probe) is
 # timed over N/10 or N/100 rows instead (column n_calls).
 # Runs once without and once with shared_preload_libraries = 'ulid_tsid'.
+# UUIDv7: generate_uuidv7() is the extension's generator (on every server);
+# "pg_catalog.uuidv7() (core)" is PostgreSQL 18's own uuidv7(), timed only where
+# pg_catalog has it (skipped elsewhere), so one run on 18 compares the two.
+# The server is the one of $PG_CONFIG (default: pg_config on the PATH), e.g.
+#   PG_CONFIG=$(bash scripts/postgres.sh 18) bash test/bench/generation_cost.sh
 # generate_tsid() is also timed with ulid_tsid.node_bits = 0 (see the .md).
 #
 # Environment: N=1000000 REPS=7 MODES="plain preload" OUT_DIR=test/bench/results
-#              PORT_BASE=55452 (uses PORT_BASE, PORT_BASE+1)
+#              PORT_BASE=55452 (uses PORT_BASE, PORT_BASE+1) NAME_PREFIX=bench_gen
+#              PG_CONFIG=pg_config (the server: its bindir's initdb, postgres, psql)
 # Output: a table on the terminal, $OUT_DIR/generation_cost.csv and .md.
 set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -51,7 +57,8 @@ ITEMS=(
   "generate_ulid()|generator|generate_ulid()|1|gc_n|to_regprocedure('generate_ulid()') IS NOT NULL"
   "generate_ulid_monotonic()|generator|generate_ulid_monotonic()|1|gc_n|to_regprocedure('generate_ulid_monotonic()') IS NOT NULL"
   "generate_tsid()|generator|generate_tsid()|1|gc_n|to_regprocedure('generate_tsid()') IS NOT NULL"
-  "uuidv7()|generator|uuidv7()|1|gc_n|to_regprocedure('uuidv7()') IS NOT NULL"
+  "generate_uuidv7()|generator|generate_uuidv7()|1|gc_n|to_regprocedure('generate_uuidv7()') IS NOT NULL"
+  "pg_catalog.uuidv7() (core)|generator|pg_catalog.uuidv7()|1|gc_n|EXISTS (SELECT 1 FROM pg_proc WHERE proname = 'uuidv7' AND pronargs = 0 AND pronamespace = 'pg_catalog'::regnamespace)"
   "gen_random_uuid()|generator|gen_random_uuid()|1|gc_n|true"
   "nextval('seq')|generator|nextval('gc_seq')|1|gc_n|true"
   "plpgsql_generate_tsid()|generator|bench_plpgsql.plpgsql_generate_tsid()|1|gc_n|true"
@@ -112,7 +119,10 @@ for mode in $MODES; do
   : >"$TMP/items.$mode"
   for item in "${ITEMS[@]}"; do
     IFS='|' read -r fname kind expr base table need <<<"$item"
-    if [ "$(q -c "SELECT $need")" != t ]; then echo "skip: $fname (not in the installed extension)"; continue; fi
+    if [ "$(q -c "SELECT $need")" != t ]; then
+      case "$need" in *pg_catalog*) why="not in this server's pg_catalog" ;; *) why="not in the installed extension" ;; esac
+      echo "skip: $fname ($why)"; continue
+    fi
     probe="$( { echo "SET jit = off;"; explain "$expr" "${table}_$N100"; explain "$expr" "${table}_$N100"; } | q 2>&1 | awk '/Execution Time/ {t = $3} END {print t}')"
     if [ -z "$probe" ]; then echo "FAIL: $fname: probe failed"; FAILED=$((FAILED + 1)); continue; fi
     n="$(awk -v p="$probe" -v n="$N" -v n10="$N10" -v n100="$N100" 'BEGIN {
@@ -180,9 +190,17 @@ awk -F, '{ line[NR] = $0; mode[NR] = $1; net[NR] = $6; if ($2 == "nextval('"'"'s
   END { for (i = 1; i <= NR; i++) printf "%s,%s\n", line[i], (nv[mode[i]] > 0) ? sprintf("%.2f", net[i] / nv[mode[i]]) : "" }' \
   "$TMP/body.csv" >>"$CSV"
 
+# Core uuidv7() against the extension's generate_uuidv7(), per mode (where both were timed).
+uuidv7_ratio() {
+  awk -F, '$2 == "generate_uuidv7()" { g[$1] = $6 } $2 == "pg_catalog.uuidv7() (core)" { c[$1] = $6; m[++k] = $1 }
+    END { for (i = 1; i <= k; i++) if (g[m[i]] > 0)
+      printf "%s: core pg_catalog.uuidv7() %s ns / generate_uuidv7() %s ns = %.1fx\n", m[i], c[m[i]], g[m[i]], c[m[i]] / g[m[i]] }' "$CSV"
+}
+
 echo
 echo "== generation cost (ns per call; net = minus the same query with a constant/plain column; min/max over $REPS rounds)"
 csv_pretty "$CSV"
+uuidv7_ratio
 echo "CSV: $CSV ($SECONDS s)"
 {
   echo "# Generation cost"
@@ -194,8 +212,15 @@ echo "CSV: $CSV ($SECONDS s)"
   echo "- text out/in: \`col::text\` on a materialized column, \`txt::type\` from a materialized text column (I/O conversion casts, like uuid's and int8's)"
   echo "- preload: plain = library loaded per backend; preload = shared_preload_libraries='ulid_tsid'"
   echo "- net_x_nextval: net cost relative to nextval() (sequence with CACHE 1) in the same mode"
+  echo "- UUIDv7: generate_uuidv7() is the extension's generator; pg_catalog.uuidv7() (core) is the server's own uuidv7(), timed only where pg_catalog has it (PostgreSQL 18+)"
   echo "- generate_tsid() node_bits=0: the same with ulid_tsid.node_bits = 0 (22 counter bits), so that a tight loop never uses up a millisecond; node bits (ulid_tsid.node_bits > 0) and, without preload, the backend-slot bits shrink the counter, which caps how many TSIDs a millisecond holds; past that generate_tsid() waits for the next millisecond. The plain generate_tsid() row uses the installed default of ulid_tsid.node_bits (${default_node_bits:-unknown})"
   echo
   csv_markdown "$CSV"
+  if [ -n "$(uuidv7_ratio)" ]; then
+    echo
+    echo "Net cost of the core uuidv7() over the extension's generate_uuidv7():"
+    echo
+    uuidv7_ratio | sed 's/^/- /'
+  fi
 } >"$OUT_DIR/generation_cost.md"
 [ "$FAILED" -eq 0 ]

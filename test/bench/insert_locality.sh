@@ -13,16 +13,23 @@
 # rows with INSERT ... SELECT FROM generate_series) in STRETCHES equal stretches;
 # after each stretch the WAL position, pg_stat_wal.wal_fpi, the checkpoint count
 # and the PK size are sampled. Every table starts right after a CHECKPOINT.
-# Baselines (bigserial, UUIDv4, PL/pgSQL TSID) do not depend on the library and
-# run only without preload.
+# Baselines (bigserial, UUIDv4, PL/pgSQL TSID, the core's uuidv7()) do not
+# depend on the library and run only without preload. A key whose default
+# cannot be created on this server (core_uuidv7 before PostgreSQL 18) is
+# skipped with a "skip: KEY (...) in MODE/SETTING: ERROR ..." line.
+# The server is the one of $PG_CONFIG (default: pg_config on the PATH), e.g.
+#   PG_CONFIG=$(bash scripts/postgres.sh 18) bash test/bench/insert_locality.sh
 #
 # Environment:
 #   ROWS=2000000        rows per key type and setting (LONG=1: 10000000); 2M rows make
 #                       a bigint PK ~43MB and a uuid PK ~76MB against shared_buffers=32MB
-#   KEYS="..."          key types, from: bigserial uuidv4 plpgsql_tsid uuidv7 ulid tsid bigint_tsid
+#   KEYS="..."          key types, from: bigserial uuidv4 plpgsql_tsid generate_uuidv7
+#                       core_uuidv7 ulid tsid bigint_tsid (generate_uuidv7 = the extension's
+#                       generate_uuidv7(); core_uuidv7 = pg_catalog.uuidv7(), PostgreSQL 18+)
 #   SETTINGS="rare frequent"   MODES="plain preload"
 #   STRETCHES=10 BATCH=100 CLIENTS=2 SHARED_BUFFERS=32MB
 #   OUT_DIR=test/bench/results  PORT_BASE=55450 (uses PORT_BASE, PORT_BASE+1)
+#   NAME_PREFIX=bench_ins  PG_CONFIG=pg_config (the server: its bindir's initdb, postgres, pgbench)
 #   PLOT=1 (0: no gnuplot picture)
 # Output: a table on the terminal, $OUT_DIR/insert_locality.csv (summary),
 # $OUT_DIR/insert_locality_stretches.csv (per stretch), insert_locality.png, .md.
@@ -35,7 +42,7 @@ export PATH="$PGBIN:$PATH"
 
 LONG="${LONG:-0}"
 if [ "$LONG" = 1 ]; then ROWS="${ROWS:-10000000}"; else ROWS="${ROWS:-2000000}"; fi
-KEYS="${KEYS:-bigserial uuidv4 plpgsql_tsid uuidv7 ulid tsid bigint_tsid}"
+KEYS="${KEYS:-bigserial uuidv4 plpgsql_tsid generate_uuidv7 core_uuidv7 ulid tsid bigint_tsid}"
 SETTINGS="${SETTINGS:-rare frequent}"
 MODES="${MODES:-plain preload}"
 STRETCHES="${STRETCHES:-10}"
@@ -65,7 +72,8 @@ key_column() {   # column definition of the key
   case "$1" in
     bigserial)    echo "bigserial" ;;
     uuidv4)       echo "uuid DEFAULT gen_random_uuid()" ;;
-    uuidv7)       echo "uuid DEFAULT uuidv7()" ;;
+    generate_uuidv7) echo "uuid DEFAULT generate_uuidv7()" ;;
+    core_uuidv7)  echo "uuid DEFAULT pg_catalog.uuidv7()" ;;
     ulid)         echo "ulid DEFAULT generate_ulid()" ;;
     tsid)         echo "tsid DEFAULT generate_tsid()" ;;
     bigint_tsid)  echo "bigint DEFAULT generate_tsid()" ;;
@@ -73,7 +81,7 @@ key_column() {   # column definition of the key
     *) return 1 ;;
   esac
 }
-key_uses_library() { case "$1" in uuidv7|ulid|tsid|bigint_tsid) return 0 ;; *) return 1 ;; esac; }
+key_uses_library() { case "$1" in generate_uuidv7|ulid|tsid|bigint_tsid) return 0 ;; *) return 1 ;; esac; }
 setting_conf() {   # "name value" lines
   case "$1" in
     rare)     printf '%s\n' "checkpoint_timeout 1h" "max_wal_size 10GB" ;;
@@ -81,7 +89,10 @@ setting_conf() {   # "name value" lines
     *) return 1 ;;
   esac
 }
-for k in $KEYS; do key_column "$k" >/dev/null || { echo "unknown key type: $k" >&2; exit 2; }; done
+for k in $KEYS; do
+  [ "$k" = uuidv7 ] && { echo "key type uuidv7 is now generate_uuidv7 (the extension's) or core_uuidv7 (pg_catalog.uuidv7(), PostgreSQL 18+)" >&2; exit 2; }
+  key_column "$k" >/dev/null || { echo "unknown key type: $k" >&2; exit 2; }
+done
 for s in $SETTINGS; do setting_conf "$s" >/dev/null || { echo "unknown setting: $s" >&2; exit 2; }; done
 
 echo "insert locality: $ROWS_STRETCH rows x $STRETCHES stretches per key type; pgbench -n -c $CLIENTS -j $CLIENTS, $BATCH rows per transaction"
@@ -92,9 +103,24 @@ echo "setting,preload,key,stretch,rows_total,rows,seconds,rows_per_s,pk_bytes,he
 : >"$TMP/summary.body"
 FAILED=0
 
+# Checkpoints performed, as this server counts them: pg_stat_bgwriter up to 16,
+# pg_stat_checkpointer from 17 (num_done, checkpoints actually performed, from 18).
+# (No regclass literal for pg_stat_checkpointer: it would fail to parse where the view is missing.)
+checkpoints_sql() {
+  local cols
+  cols="$(q -c "SELECT string_agg(a.attname, ' ') FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+                WHERE c.relname = 'pg_stat_checkpointer' AND c.relnamespace = 'pg_catalog'::regnamespace AND a.attnum > 0")" || return 1
+  case " $cols " in
+    *" num_done "*)      echo "(SELECT num_done FROM pg_stat_checkpointer)" ;;
+    *" num_timed "*)     echo "(SELECT num_timed + num_requested FROM pg_stat_checkpointer)" ;;
+    *)                   echo "(SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter)" ;;
+  esac
+}
+CHECKPOINTS_SQL="(SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter)"
+
 snapshot() {  # wal_lsn_bytes fpi checkpoints pk_bytes heap_bytes
   q -F' ' -c "SELECT pg_current_wal_lsn() - '0/0'::pg_lsn, (SELECT wal_fpi FROM pg_stat_wal),
-                     (SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter),
+                     $CHECKPOINTS_SQL,
                      pg_relation_size('bench_rows_pkey'), pg_relation_size('bench_rows')"
 }
 
@@ -109,6 +135,7 @@ run_key() {  # setting mode key
   q -c "CHECKPOINT" || return 1
   local w0 f0 c0 p0 h0 w1 f1 c1 p1 h1 s out tps secs total=0 wall=0 last_rows=0 last_secs=0
   read -r w0 f0 c0 p0 h0 <<<"$(snapshot)"
+  [ -n "$c0" ] || { echo "FAIL: $key in $mode/$setting: cannot sample WAL/checkpoints: $(snapshot 2>&1 | grep -m1 ERROR)"; return 1; }
   local wstart=$w0 fstart=$f0 cstart=$c0
   for ((s = 1; s <= STRETCHES; s++)); do
     if ! out="$(pgbench -n -c "$CLIENTS" -j "$CLIENTS" -t "$TX" -D batch="$BATCH" -f "$HERE/insert_batch.sql" 2>&1)"; then
@@ -135,7 +162,7 @@ run_key() {  # setting mode key
       -v wal="$((w1 - wstart))" -v fpi="$((f1 - fstart))" -v ck="$((c1 - cstart))" 'BEGIN {
         printf "%s,%s,%s,%d,%.0f,%.0f,%.1f,%.1f,%s,%s,%.1f,%.2f,%d\n", set, mode, key, rows, lr / ls, rows / wall,
                pk / 1048576, heap / 1048576, dens, frag, wal / rows, fpi * 1000 / rows, ck }' >>"$TMP/summary.body"
-  tail -1 "$TMP/summary.body" | awk -F, '{printf "  %-9s %-8s %-13s last %8s rows/s, all %8s rows/s, pk %6s MB, density %6s%%, %7s WAL B/row, %6s FPI/1k rows, %d checkpoints\n", $1, $2, $3, $5, $6, $7, $9, $11, $12, $13}'
+  tail -1 "$TMP/summary.body" | awk -F, '{printf "  %-9s %-8s %-15s last %8s rows/s, all %8s rows/s, pk %6s MB, density %6s%%, %7s WAL B/row, %6s FPI/1k rows, %d checkpoints\n", $1, $2, $3, $5, $6, $7, $9, $11, $12, $13}'
   q -c "DROP TABLE bench_rows" -c "CHECKPOINT" >/dev/null
 }
 
@@ -158,6 +185,10 @@ for mode in $MODES; do
     echo "FAIL: CREATE EXTENSION ulid_tsid: $err"; FAILED=$((FAILED + 1))
   fi
   q -f "$HERE/plpgsql_tsid.sql" -c "CREATE EXTENSION IF NOT EXISTS pgstattuple" >/dev/null
+  if ! CHECKPOINTS_SQL="$(checkpoints_sql)" || ! q -c "SELECT $CHECKPOINTS_SQL, (SELECT wal_fpi FROM pg_stat_wal)" >/dev/null; then
+    echo "FAIL: cannot sample WAL, checkpoints and sizes on this server"; FAILED=$((FAILED + 1))
+    cluster_stop "$name"; STARTED=("${STARTED[@]/$name}"); port=$((port + 1)); continue
+  fi
   echo "== cluster $name (port $port, $mode): $(q -c "SHOW shared_preload_libraries" | sed 's/^$/no preload/')"
   for setting in $SETTINGS; do
     alters=()
@@ -192,6 +223,16 @@ echo
 echo "== insert locality ($ROWS_STRETCH x $STRETCHES rows per key type; rates: rows/s over the last 20% of rows and over all)"
 cut -d, -f1-3,5-7,9-13,14-18 "$SUMMARY" | sed '1s/rows_per_s_last20pct/rows_s_last/; 1s/rows_per_s_all/rows_s_all/; 1s/avg_leaf_density/density/; 1s/leaf_fragmentation/frag/; 1s/wal_bytes_per_row/wal_B_row/; 1s/fpi_per_1k_rows/fpi_1k/' >"$TMP/pretty.csv"
 csv_pretty "$TMP/pretty.csv"
+# The extension's generate_uuidv7() against the core's uuidv7() (plain), per setting, where both ran.
+uuidv7_compare() {
+  awk -F, 'NR > 1 && $3 == "core_uuidv7" && $2 == "plain" { c[$1] = $0; order[++k] = $1 }
+    NR > 1 && $3 == "generate_uuidv7" { g[$1, $2] = $0 }
+    END { for (i = 1; i <= k; i++) { s = order[i]; split(c[s], cf, ",")
+      for (m = 1; m <= 2; m++) { mode = (m == 1) ? "plain" : "preload"; if (!((s, mode) in g)) continue; split(g[s, mode], gf, ",")
+        printf "%s: generate_uuidv7 (%s) / core_uuidv7: rows/s (last 20%%) %.2fx, PK size %.2fx, WAL per row %.2fx\n",
+               s, mode, gf[5] / cf[5], gf[7] / cf[7], gf[11] / cf[11] } } }' "$SUMMARY"
+}
+uuidv7_compare
 echo "CSV: $SUMMARY, per stretch: $RAW ($SECONDS s)"
 
 # Markdown for the README.
@@ -206,9 +247,13 @@ echo "CSV: $SUMMARY, per stretch: $RAW ($SECONDS s)"
   echo "- rare checkpoints: checkpoint_timeout=1h, max_wal_size=10GB; frequent: checkpoint_timeout=30s, max_wal_size=64MB"
   echo "- preload: plain = library loaded per backend; preload = shared_preload_libraries='ulid_tsid' (cluster-wide ordering). Baselines run without preload; ratios compare with the baselines of the same checkpoint setting"
   echo "- rows/s last = over the last 20% of the rows; density and fragmentation from pgstattuple's pgstatindex; WAL from pg_current_wal_lsn(), FPI from pg_stat_wal.wal_fpi"
-  echo "- keys: bigserial; uuidv4 = uuid DEFAULT gen_random_uuid(); uuidv7 = uuid DEFAULT uuidv7(); ulid = ulid DEFAULT generate_ulid(); tsid = tsid DEFAULT generate_tsid(); bigint_tsid = bigint DEFAULT generate_tsid(); plpgsql_tsid = bigint DEFAULT of the PL/pgSQL function in test/bench/plpgsql_tsid.sql"
+  echo "- keys: bigserial; uuidv4 = uuid DEFAULT gen_random_uuid(); generate_uuidv7 = uuid DEFAULT generate_uuidv7() (the extension's); core_uuidv7 = uuid DEFAULT pg_catalog.uuidv7() (the server's own, PostgreSQL 18+, a baseline: plain only); ulid = ulid DEFAULT generate_ulid(); tsid = tsid DEFAULT generate_tsid(); bigint_tsid = bigint DEFAULT generate_tsid(); plpgsql_tsid = bigint DEFAULT of the PL/pgSQL function in test/bench/plpgsql_tsid.sql"
   echo
   csv_markdown "$TMP/pretty.csv"
+  if [ -n "$(uuidv7_compare)" ]; then
+    echo
+    uuidv7_compare | sed 's/^/- /'
+  fi
 } >"$OUT_DIR/insert_locality.md"
 
 # Picture: rows/s against rows inserted (top), PK size against rows inserted (bottom), per checkpoint setting.

@@ -31,10 +31,11 @@ csv_markdown() {
 machine_markdown() {
   local model pgv
   model="$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: *//')"
-  pgv="$(psql -XAtq -c 'SHOW server_version' 2>/dev/null || pg_config --version)"
+  # The server of $PG_CONFIG (what scripts/cluster.sh runs), not whatever pg_config is on the PATH.
+  pgv="$(psql -XAtq -c "SELECT 'PostgreSQL ' || current_setting('server_version')" 2>/dev/null || "${PG_CONFIG:-pg_config}" --version)"
   echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "- machine: $(nproc) CPUs, ${model:-unknown CPU}, $(awk '/MemTotal/ {printf "%.0f GB RAM", $2/1048576}' /proc/meminfo)"
-  echo "- PostgreSQL: $pgv"
+  echo "- PostgreSQL: $pgv (server binaries: ${PGBIN:-$("${PG_CONFIG:-pg_config}" --bindir)})"
   echo "- load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) (the CPUs may be shared with other work)"
 }
 

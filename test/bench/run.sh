@@ -3,11 +3,21 @@
 # Needs the extension built and installed (make install); starts and stops its
 # own throwaway clusters (scripts/cluster.sh, ports 55450-55453). Results go to
 # test/bench/results/ (CSV, Markdown, PNG). Environment variables of the two
-# scripts pass through (e.g. LONG=1, ROWS=..., KEYS=..., N=..., REPS=...).
+# scripts pass through (e.g. LONG=1, ROWS=..., KEYS=..., N=..., REPS=..., OUT_DIR=...).
+# Another server: PG_CONFIG=/path/to/pg_config (e.g. $(bash scripts/postgres.sh 18),
+# where the core's uuidv7() is timed beside the extension's generate_uuidv7()).
+# PORT_BASE, if set, applies to generation cost (PORT_BASE, +1) and insert
+# locality (PORT_BASE+2, +3), so the two never share a port.
 set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 rc=0
-bash "$HERE/generation_cost.sh" || rc=1
-echo
-bash "$HERE/insert_locality.sh" || rc=1
+if [ -n "${PORT_BASE:-}" ]; then
+  PORT_BASE="$PORT_BASE" bash "$HERE/generation_cost.sh" || rc=1
+  echo
+  PORT_BASE="$((PORT_BASE + 2))" bash "$HERE/insert_locality.sh" || rc=1
+else
+  bash "$HERE/generation_cost.sh" || rc=1
+  echo
+  bash "$HERE/insert_locality.sh" || rc=1
+fi
 exit $rc
