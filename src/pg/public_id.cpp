@@ -133,18 +133,14 @@ Datum ulid_tsid_public_id_128(PG_FUNCTION_ARGS) {
   const TextArg domain = prefix_arg(fcinfo, 1);
   std::uint8_t permuted[16];
   public_id_encode_128(subkey(fcinfo, domain, 2), PG_GETARG_UUID_P(0)->data, permuted);
-  char out[kTypeidMaxLength128];
-  const std::size_t length = typeid_format_128(domain.data, domain.length, permuted, out);
-  PG_RETURN_TEXT_P(cstring_to_text_with_len(out, static_cast<int>(length)));
+  return typeid_text_128(domain, permuted);
 }
 
 // The domain's public form -> the ulid or uuid.
 Datum ulid_tsid_public_id_parse_128(PG_FUNCTION_ARGS) {
-  const TextArg input = text_arg(fcinfo, 0);
   const TextArg domain = prefix_arg(fcinfo, 1);
   std::uint8_t permuted[16];
-  const TypeidStatus status = typeid_parse_128(input.data, input.length, domain.data, domain.length, permuted);
-  if (!status.ok()) report_bad_typeid(input, domain, static_cast<int>(status.error), status.position);
+  typeid_bytes_128(text_arg(fcinfo, 0), domain, permuted);
   pg_uuid_t* out = palloc_uuid();
   public_id_decode_128(subkey(fcinfo, domain, 2), permuted, out->data);
   PG_RETURN_UUID_P(out);
@@ -152,20 +148,13 @@ Datum ulid_tsid_public_id_parse_128(PG_FUNCTION_ARGS) {
 
 // tsid or bigint -> domain_ + 13 characters of the permuted 64 bits.
 Datum ulid_tsid_public_id_64(PG_FUNCTION_ARGS) {
-  const auto value = static_cast<std::uint64_t>(PG_GETARG_INT64(0));
   const TextArg domain = prefix_arg(fcinfo, 1);
-  const std::uint64_t permuted = public_id_encode_64(subkey(fcinfo, domain, 2), value);
-  char out[kTypeidMaxLength64];
-  const std::size_t length = typeid_format_64(domain.data, domain.length, permuted, out);
-  PG_RETURN_TEXT_P(cstring_to_text_with_len(out, static_cast<int>(length)));
+  return typeid_text_64(domain, public_id_encode_64(subkey(fcinfo, domain, 2), static_cast<std::uint64_t>(PG_GETARG_INT64(0))));
 }
 
 // The domain's public form -> the tsid or bigint.
 Datum ulid_tsid_public_id_parse_64(PG_FUNCTION_ARGS) {
-  const TextArg input = text_arg(fcinfo, 0);
   const TextArg domain = prefix_arg(fcinfo, 1);
-  std::uint64_t permuted = 0;
-  const TypeidStatus status = typeid_parse_64(input.data, input.length, domain.data, domain.length, &permuted);
-  if (!status.ok()) report_bad_typeid(input, domain, static_cast<int>(status.error), status.position);
+  const std::uint64_t permuted = typeid_value_64(text_arg(fcinfo, 0), domain);
   PG_RETURN_INT64(static_cast<int64>(public_id_decode_64(subkey(fcinfo, domain, 2), permuted)));
 }

@@ -32,7 +32,10 @@ TextArg prefix_arg(FunctionCallInfo fcinfo, int n) {
   return prefix;
 }
 
-void report_bad_typeid(TextArg input, TextArg prefix, int error, std::size_t position) {
+namespace {
+
+// Bad TypeID text for `prefix`: ERROR 22P02 naming the input and what is wrong.
+[[noreturn]] void report_bad_typeid(TextArg input, TextArg prefix, int error, std::size_t position) {
   const auto kind = static_cast<TypeidError>(error);
   if (kind == TypeidError::kPrefixMismatch) {
     ereport(ERROR, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
@@ -53,49 +56,52 @@ void report_bad_typeid(TextArg input, TextArg prefix, int error, std::size_t pos
   pg_unreachable();
 }
 
-}  // namespace ulid_tsid::pg
+}  // namespace
 
-namespace {
-
-Datum format_128(FunctionCallInfo fcinfo) {
-  const TextArg prefix = prefix_arg(fcinfo, 1);
+Datum typeid_text_128(TextArg prefix, const std::uint8_t bytes[16]) {
   char out[kTypeidMaxLength128];
-  const std::size_t length = typeid_format_128(prefix.data, prefix.length, PG_GETARG_UUID_P(0)->data, out);
+  const std::size_t length = typeid_format_128(prefix.data, prefix.length, bytes, out);
   PG_RETURN_TEXT_P(cstring_to_text_with_len(out, static_cast<int>(length)));
 }
 
-Datum parse_128(FunctionCallInfo fcinfo) {
-  const TextArg input = text_arg(fcinfo, 0);
-  const TextArg prefix = prefix_arg(fcinfo, 1);
-  pg_uuid_t* out = palloc_uuid();
-  const TypeidStatus status = typeid_parse_128(input.data, input.length, prefix.data, prefix.length, out->data);
-  if (!status.ok()) report_bad_typeid(input, prefix, static_cast<int>(status.error), status.position);
-  PG_RETURN_UUID_P(out);
-}
-
-}  // namespace
-
-// ulid or uuid (the same 16 bytes) -> prefix_ + 26 characters.
-Datum ulid_tsid_typeid_128(PG_FUNCTION_ARGS) { return format_128(fcinfo); }
-
-// prefix_ + 26 characters -> ulid or uuid, checked against the expected prefix.
-Datum ulid_tsid_typeid_parse_128(PG_FUNCTION_ARGS) { return parse_128(fcinfo); }
-
-// tsid -> prefix_ + 13 characters.
-Datum ulid_tsid_typeid_64(PG_FUNCTION_ARGS) {
-  const auto value = static_cast<std::uint64_t>(PG_GETARG_INT64(0));
-  const TextArg prefix = prefix_arg(fcinfo, 1);
+Datum typeid_text_64(TextArg prefix, std::uint64_t value) {
   char out[kTypeidMaxLength64];
   const std::size_t length = typeid_format_64(prefix.data, prefix.length, value, out);
   PG_RETURN_TEXT_P(cstring_to_text_with_len(out, static_cast<int>(length)));
 }
 
-// prefix_ + 13 characters -> tsid.
-Datum ulid_tsid_typeid_parse_64(PG_FUNCTION_ARGS) {
-  const TextArg input = text_arg(fcinfo, 0);
-  const TextArg prefix = prefix_arg(fcinfo, 1);
+void typeid_bytes_128(TextArg input, TextArg prefix, std::uint8_t out[16]) {
+  const TypeidStatus status = typeid_parse_128(input.data, input.length, prefix.data, prefix.length, out);
+  if (!status.ok()) report_bad_typeid(input, prefix, static_cast<int>(status.error), status.position);
+}
+
+std::uint64_t typeid_value_64(TextArg input, TextArg prefix) {
   std::uint64_t value = 0;
   const TypeidStatus status = typeid_parse_64(input.data, input.length, prefix.data, prefix.length, &value);
   if (!status.ok()) report_bad_typeid(input, prefix, static_cast<int>(status.error), status.position);
-  PG_RETURN_INT64(static_cast<int64>(value));
+  return value;
+}
+
+}  // namespace ulid_tsid::pg
+
+// ulid or uuid (the same 16 bytes) -> prefix_ + 26 characters.
+Datum ulid_tsid_typeid_128(PG_FUNCTION_ARGS) { return typeid_text_128(prefix_arg(fcinfo, 1), PG_GETARG_UUID_P(0)->data); }
+
+// prefix_ + 26 characters -> ulid or uuid, checked against the expected prefix.
+Datum ulid_tsid_typeid_parse_128(PG_FUNCTION_ARGS) {
+  const TextArg prefix = prefix_arg(fcinfo, 1);
+  pg_uuid_t* out = palloc_uuid();
+  typeid_bytes_128(text_arg(fcinfo, 0), prefix, out->data);
+  PG_RETURN_UUID_P(out);
+}
+
+// tsid -> prefix_ + 13 characters.
+Datum ulid_tsid_typeid_64(PG_FUNCTION_ARGS) {
+  return typeid_text_64(prefix_arg(fcinfo, 1), static_cast<std::uint64_t>(PG_GETARG_INT64(0)));
+}
+
+// prefix_ + 13 characters -> tsid.
+Datum ulid_tsid_typeid_parse_64(PG_FUNCTION_ARGS) {
+  const TextArg prefix = prefix_arg(fcinfo, 1);
+  PG_RETURN_INT64(static_cast<int64>(typeid_value_64(text_arg(fcinfo, 0), prefix)));
 }

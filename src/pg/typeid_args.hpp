@@ -20,7 +20,13 @@ inline TextArg text_arg(FunctionCallInfo fcinfo, int n) {
 // the TypeID prefix rule ^([a-z]([a-z_]{0,61}[a-z])?)?$.
 TextArg prefix_arg(FunctionCallInfo fcinfo, int n);
 
-// Bad TypeID text for `prefix`: ERROR 22P02 naming the input and what is wrong.
-[[noreturn]] void report_bad_typeid(TextArg input, TextArg prefix, int error, std::size_t position);
+// The TypeID text of 16 bytes or of a 64-bit value under `prefix`, as a text datum.
+Datum typeid_text_128(TextArg prefix, const std::uint8_t bytes[16]);
+Datum typeid_text_64(TextArg prefix, std::uint64_t value);
+
+// The 16 bytes or the 64-bit value that TypeID text `input` holds under
+// `prefix`; anything else is ERROR 22P02 naming the input and what is wrong.
+void typeid_bytes_128(TextArg input, TextArg prefix, std::uint8_t out[16]);
+std::uint64_t typeid_value_64(TextArg input, TextArg prefix);
 
 }  // namespace ulid_tsid::pg

@@ -29,11 +29,7 @@
 #              PG_CONFIG=pg_config (the server: its bindir's initdb, postgres, psql)
 # Output: a table on the terminal, $OUT_DIR/generation_cost.csv and .md.
 set -uo pipefail
-HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(cd "$HERE/../.." && pwd)"
-source "$ROOT/scripts/cluster.sh"
-source "$HERE/lib.sh"
-export PATH="$PGBIN:$PATH"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"   # HERE, ROOT, clusters, PATH, TMP, STARTED
 
 N="${N:-1000000}"
 REPS="${REPS:-7}"
@@ -43,11 +39,6 @@ PORT_BASE="${PORT_BASE:-55452}"
 NAME_PREFIX="${NAME_PREFIX:-bench_gen}"
 mkdir -p "$OUT_DIR"
 CSV="$OUT_DIR/generation_cost.csv"
-TMP="$(mktemp -d /tmp/ulid_tsid_gencost.XXXXXX)"; chmod 755 "$TMP"
-STARTED=()
-cleanup() { for c in "${STARTED[@]}"; do cluster_stop "$c" 2>/dev/null; done; rm -rf "$TMP"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 FAILED=0
 N10=$(( N / 10 )); [ "$N10" -ge 1 ] || N10=1
 N100=$(( N / 100 )); [ "$N100" -ge 1 ] || N100=1

@@ -34,11 +34,7 @@
 # Output: a table on the terminal, $OUT_DIR/insert_locality.csv (summary),
 # $OUT_DIR/insert_locality_stretches.csv (per stretch), insert_locality.png, .md.
 set -uo pipefail
-HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(cd "$HERE/../.." && pwd)"
-source "$ROOT/scripts/cluster.sh"
-source "$HERE/lib.sh"
-export PATH="$PGBIN:$PATH"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"   # HERE, ROOT, clusters, PATH, TMP, STARTED
 
 LONG="${LONG:-0}"
 if [ "$LONG" = 1 ]; then ROWS="${ROWS:-10000000}"; else ROWS="${ROWS:-2000000}"; fi
@@ -57,11 +53,6 @@ PLOT="${PLOT:-1}"
 mkdir -p "$OUT_DIR"
 SUMMARY="$OUT_DIR/insert_locality.csv"
 RAW="$OUT_DIR/insert_locality_stretches.csv"
-TMP="$(mktemp -d /tmp/ulid_tsid_bench.XXXXXX)"; chmod 755 "$TMP"
-STARTED=()
-cleanup() { for c in "${STARTED[@]}"; do cluster_stop "$c" 2>/dev/null; done; rm -rf "$TMP"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 
 # Transactions per client per stretch; rows are rounded to whole transactions.
 TX=$(( ROWS / STRETCHES / BATCH / CLIENTS )); [ "$TX" -ge 1 ] || TX=1

@@ -1,4 +1,16 @@
-# Helpers shared by the benchmark scripts (sourced). Plain POSIX awk (mawk).
+# What the benchmark scripts share (sourced first by each): throwaway clusters
+# of $PG_CONFIG's server (scripts/cluster.sh) with its binaries first on the
+# PATH, a private temporary directory $TMP, and on exit every cluster named in
+# STARTED stopped and $TMP removed; then table helpers (plain POSIX awk, mawk).
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+source "$ROOT/scripts/cluster.sh"
+export PATH="$PGBIN:$PATH"
+TMP="$(mktemp -d /tmp/ulid_tsid_bench.XXXXXX)"; chmod 755 "$TMP"
+STARTED=()
+bench_cleanup() { for c in "${STARTED[@]}"; do cluster_stop "$c" 2>/dev/null; done; rm -rf "$TMP"; }
+trap bench_cleanup EXIT
+trap 'exit 130' INT TERM
 
 # Aligned plain-text table from a CSV file (first line = header).
 csv_pretty() {
