@@ -6,11 +6,13 @@
 # sockets' port locks and per-test logs live under build/tap/tmp_check
 # (TESTDIR); the server logs of a failed test are in build/tap/tmp_check/log
 # (build/tap/log with 17+'s test modules, which put it beside tmp_check).
+# The scripts' shared module, test/t/UlidTsid.pm, is found through PERL5LIB.
 tap_root="${ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 tap_logs="${LOGS:-$tap_root/.cluster/logs}"
 tap_bindir="$(${PG_CONFIG:-pg_config} --bindir)"
 tap_pgxs="$(dirname "$(${PG_CONFIG:-pg_config} --pgxs)")/.."   # .../lib/pgxs/src
 tap_dir="$tap_root/build/tap"
+tap_lib="$tap_root/test/t"
 tap_files=()
 for tap_f in "$@"; do tap_files+=("$(cd "$(dirname "$tap_f")" && pwd)/$(basename "$tap_f")"); done
 [ ${#tap_files[@]} -eq 0 ] && tap_files=("$tap_root"/test/t/*.pl)
@@ -25,8 +27,9 @@ if [ "$(id -u)" -eq 0 ]; then
   if ! runuser -u postgres -- test -w "$tap_dir"; then
     # The checkout is out of the postgres user's reach: run from /tmp.
     tap_dir="$(mktemp -d /tmp/ulid_tsid_tap.XXXXXX)"; chmod 755 "$tap_dir"; chown postgres: "$tap_dir"
-    mkdir -p "$tap_dir/t"; cp "${tap_files[@]}" "$tap_dir/t/"; chown -R postgres: "$tap_dir"
+    mkdir -p "$tap_dir/t"; cp "${tap_files[@]}" "$tap_lib"/*.pm "$tap_dir/t/"; chown -R postgres: "$tap_dir"
     tap_files=("$tap_dir"/t/*.pl)
+    tap_lib="$tap_dir/t"
     echo "tap: postgres cannot reach $tap_root/build/tap; running in $tap_dir"
   fi
 fi
@@ -47,7 +50,7 @@ tap_stop_leftovers() {
   rm -rf "$tap_dir/tmp_check" "$tap_dir/log"
   cd "$tap_dir" &&
   tap_as_pg env PATH="$tap_bindir:$PATH" \
-    PERL5LIB="$tap_pgxs/test/perl${PERL5LIB:+:$PERL5LIB}" \
+    PERL5LIB="$tap_pgxs/test/perl:$tap_lib${PERL5LIB:+:$PERL5LIB}" \
     PG_REGRESS="$tap_pgxs/test/regress/pg_regress" \
     TESTDIR="$tap_dir" PGDATABASE=postgres \
     PG_TEST_TIMEOUT_DEFAULT="${PG_TEST_TIMEOUT_DEFAULT:-120}" \

@@ -1,38 +1,22 @@
-# pg_dump -Fc / pg_restore of a database keyed by ulid (and uuid, and tsid once
-# the type exists): rows, partition placement, column defaults and indexes must
-# all come back identical and working.
+# pg_dump -Fc / pg_restore of a database keyed by ulid, uuid and tsid: rows,
+# partition placement, column defaults and indexes must all come back identical
+# and working.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use UlidTsid;
 
-my $node = PostgreSQL::Test::Cluster->new('dump');
-$node->init;
-$node->start;
+my $node = new_node('dump', db => 'src');
 
-$node->safe_psql('postgres', 'CREATE DATABASE src');
-$node->safe_psql('src', 'CREATE EXTENSION ulid_tsid');
-
-my $has_tsid = $node->safe_psql('src',
-	"SELECT count(*) FROM pg_type WHERE typname = 'tsid'") eq '1';
-my $has_uuidv7 = $node->safe_psql('src',
-	"SELECT count(*) FROM pg_proc WHERE proname = 'generate_uuidv7' AND pronargs = 0") ne '0';
-note ">> tsid type: " . ($has_tsid ? 'yes' : 'no') . ", uuidv7(): " . ($has_uuidv7 ? 'yes' : 'no');
-# The extension always has these now; a missing one must fail the run, not
-# quietly skip the checks that need it.
-BAIL_OUT('the installed ulid_tsid lacks tsid, uuidv7() or its settings')
-  unless $has_tsid && $has_uuidv7;
-my $uuid_default = $has_uuidv7 ? 'generate_uuidv7()' : 'gen_random_uuid()';
-my $tsid_col = $has_tsid ? 'ts tsid NOT NULL DEFAULT generate_tsid() UNIQUE,' : '';
-
-$node->safe_psql('src', qq{
+$node->safe_psql('src', q{
 CREATE TABLE items (
     id ulid PRIMARY KEY DEFAULT generate_ulid(),
     ref ulid NOT NULL DEFAULT generate_ulid(),
     seq ulid NOT NULL DEFAULT generate_ulid_monotonic(),
-    u uuid NOT NULL DEFAULT $uuid_default UNIQUE,
-    $tsid_col
+    u uuid NOT NULL DEFAULT generate_uuidv7() UNIQUE,
+    ts tsid NOT NULL DEFAULT generate_tsid() UNIQUE,
     refs ulid[],
     maybe ulid,
     n int NOT NULL,
@@ -59,11 +43,9 @@ CREATE TABLE parted_1 PARTITION OF parted FOR VALUES WITH (MODULUS 4, REMAINDER 
 CREATE TABLE parted_2 PARTITION OF parted FOR VALUES WITH (MODULUS 4, REMAINDER 2);
 CREATE TABLE parted_3 PARTITION OF parted FOR VALUES WITH (MODULUS 4, REMAINDER 3);
 
-CREATE TABLE uuids (id uuid PRIMARY KEY DEFAULT $uuid_default, n int NOT NULL);
+CREATE TABLE uuids (id uuid PRIMARY KEY DEFAULT generate_uuidv7(), n int NOT NULL);
+CREATE TABLE tsids (id tsid PRIMARY KEY DEFAULT generate_tsid(), n int NOT NULL);
 });
-$node->safe_psql('src',
-	'CREATE TABLE tsids (id tsid PRIMARY KEY DEFAULT generate_tsid(), n int NOT NULL)')
-  if $has_tsid;
 
 # 20k rows with generated keys, plus the extreme values and NULLs.
 $node->safe_psql('src', q{
@@ -77,22 +59,11 @@ INSERT INTO items (id, n, maybe) VALUES
 INSERT INTO children (parent, n) SELECT id, n FROM items WHERE n % 4 = 0;
 INSERT INTO parted (n) SELECT g FROM generate_series(1, 20000) g;
 INSERT INTO uuids (n) SELECT g FROM generate_series(1, 5000) g;
+INSERT INTO tsids (n) SELECT g FROM generate_series(1, 5000) g;
 });
-$node->safe_psql('src', 'INSERT INTO tsids (n) SELECT g FROM generate_series(1, 5000) g')
-  if $has_tsid;
 
-my @tables = ('items', 'children', 'parted', 'uuids', $has_tsid ? ('tsids') : ());
+my @tables = ('items', 'children', 'parted', 'uuids', 'tsids');
 
-sub fingerprint
-{
-	my ($db, $table) = @_;
-	return $node->safe_psql($db,
-		"SELECT count(*) || ' ' || md5(string_agg(t::text, ',' ORDER BY t.id)) FROM $table t");
-}
-
-my $partition_counts_sql =
-  "SELECT string_agg(r || ':' || c, ' ' ORDER BY r) FROM "
-  . "(SELECT tableoid::regclass::text r, count(*) c FROM parted GROUP BY 1) s";
 my $defaults_sql =
   "SELECT string_agg(c.relname || '.' || a.attname || '=' || pg_get_expr(d.adbin, d.adrelid), ' ' "
   . "ORDER BY c.relname, a.attname) "
@@ -102,8 +73,8 @@ my $indexes_sql =
   "SELECT string_agg(pg_get_indexdef(indexrelid), E'\\n' ORDER BY indexrelid::regclass::text) FROM pg_index "
   . "WHERE indrelid IN (SELECT oid FROM pg_class WHERE relnamespace = 'public'::regnamespace)";
 
-my %before = map { $_ => fingerprint('src', $_) } @tables;
-my $parts_before    = $node->safe_psql('src', $partition_counts_sql);
+my %before = map { $_ => table_fingerprint($node, 'src', $_) } @tables;
+my $parts_before    = partition_counts($node, 'src');
 my $defaults_before = $node->safe_psql('src', $defaults_sql);
 my $indexes_before  = $node->safe_psql('src', $indexes_sql);
 my $max_before      = $node->safe_psql('src', "SELECT max(id) FROM items WHERE n > 0");
@@ -119,7 +90,7 @@ $node->command_ok(
 
 for my $t (@tables)
 {
-	is(fingerprint('dst', $t), $before{$t}, "$t: restored rows identical");
+	is(table_fingerprint($node, 'dst', $t), $before{$t}, "$t: restored rows identical");
 }
 
 # A plain SQL dump with multi-row INSERTs (values as ulid/tsid literals rather
@@ -138,11 +109,11 @@ $node->command_ok(
 	'plain dump replayed by psql');
 for my $t (@tables)
 {
-	is(fingerprint('dst_plain', $t), $before{$t}, "$t: rows identical after the INSERT-based dump");
+	is(table_fingerprint($node, 'dst_plain', $t), $before{$t}, "$t: rows identical after the INSERT-based dump");
 }
-is($node->safe_psql('dst_plain', $partition_counts_sql),
+is(partition_counts($node, 'dst_plain'),
 	$parts_before, 'parted: rows routed to the same hash partitions on load');
-is($node->safe_psql('dst', $partition_counts_sql),
+is(partition_counts($node, 'dst'),
 	$parts_before, 'parted: every row restored into the same hash partition');
 is($node->safe_psql('dst', $defaults_sql), $defaults_before, 'column defaults restored');
 is($node->safe_psql('dst', $indexes_sql), $indexes_before, 'index definitions restored');
@@ -166,7 +137,7 @@ SELECT count(bt_index_check(i.indexrelid, true))
 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam
 WHERE am.amname = 'btree' AND c.relnamespace = 'public'::regnamespace AND c.relkind = 'i'});
 is($rc . $err, '0', 'bt_index_check(heapallindexed) passes on every restored btree index');
-cmp_ok($checked, '>=', $has_tsid ? 12 : 10, "checked $checked btree indexes");
+cmp_ok($checked, '>=', 12, "checked $checked btree indexes");
 is($checked, $btree_count, 'checked all btree indexes');
 
 # The hash index answers lookups of every restored row.
@@ -215,19 +186,12 @@ SELECT count(DISTINCT id) FROM children}),
 	'children default keys unique after restore');
 is($node->safe_psql('dst', q{INSERT INTO uuids (n) VALUES (-1) RETURNING id IS NOT NULL}),
 	't', 'uuid default works after restore');
-
-SKIP:
-{
-	skip 'tsid not built', 2 unless $has_tsid;
-	is( $node->safe_psql(
-			'dst', q{INSERT INTO tsids (n) VALUES (-1) RETURNING id > (SELECT max(id) FROM tsids WHERE n > 0)}),
-		't',
-		'tsid default generates a later key after restore');
-	is( $node->safe_psql(
-			'dst', q{INSERT INTO items (n) VALUES (100003) RETURNING ts IS NOT NULL}),
-		't',
-		'items.ts default works after restore');
-}
+is( $node->safe_psql(
+		'dst', q{INSERT INTO tsids (n) VALUES (-1) RETURNING id > (SELECT max(id) FROM tsids WHERE n > 0)}),
+	't',
+	'tsid default generates a later key after restore');
+is($node->safe_psql('dst', q{INSERT INTO items (n) VALUES (100003) RETURNING ts IS NOT NULL}),
+	't', 'items.ts default works after restore');
 
 $node->stop;
 done_testing();

@@ -1,8 +1,7 @@
 # Three clusters generate keys at the same time (two with per-backend
 # sequences, one with ulid_tsid preloaded for cluster-wide ones), each with its
-# own ulid_tsid.node_id when the tsid settings exist; bulk inserts run next to
-# pgbench -C, which opens a new connection for every transaction so backend
-# slots are reused all the time. All rows are then gathered into one table
+# own ulid_tsid.node_id; bulk inserts run next to pgbench -C, which opens a new
+# connection for every transaction so backend slots are reused all the time. All rows are then gathered into one table
 # through postgres_fdw: not one ulid, uuid or tsid may repeat, and every tsid
 # carries the node id of the cluster that made it.
 use strict;
@@ -11,6 +10,7 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use IPC::Run;
+use UlidTsid;
 
 my $bulk_rows  = 20000;    # per bulk session
 my $bulk_sess  = 2;        # bulk sessions per node
@@ -21,86 +21,53 @@ my $churn_rows = 5;        # rows per transaction
 my @nodes;
 for my $i (1 .. 3)
 {
-	my $node = PostgreSQL::Test::Cluster->new("node$i");
-	$node->init;
-	$node->append_conf('postgresql.conf',
-		"max_connections = 30\nshared_buffers = 16MB\nlog_statement = none\nlog_connections = off");
-	$node->append_conf('postgresql.conf', "shared_preload_libraries = 'ulid_tsid'") if $i == 3;
-	$node->start;
-	$node->safe_psql('postgres', 'CREATE EXTENSION ulid_tsid');
-	push @nodes, $node;
+	push @nodes,
+	  new_node("node$i",
+		conf    => "max_connections = 30\nshared_buffers = 16MB\nlog_statement = none\nlog_connections = off",
+		preload => $i == 3);
 }
-
-my $has_tsid = $nodes[0]->safe_psql('postgres',
-	"SELECT count(*) FROM pg_type WHERE typname = 'tsid'") eq '1';
-my $has_uuidv7 = $nodes[0]->safe_psql('postgres',
-	"SELECT count(*) FROM pg_proc WHERE proname = 'generate_uuidv7' AND pronargs = 0") ne '0';
-my $has_node_guc = $nodes[0]->safe_psql('postgres',
-	"SELECT generate_ulid() IS NOT NULL; SELECT count(*) FROM pg_settings WHERE name = 'ulid_tsid.node_id'")
-  =~ /\n1$/;
-note ">> tsid type: " . ($has_tsid ? 'yes' : 'no') . ", uuidv7(): " . ($has_uuidv7 ? 'yes' : 'no')
-  . ", node_id setting: " . ($has_node_guc ? 'yes' : 'no');
-# The extension always has these now; a missing one must fail the run, not
-# quietly skip the checks that need it.
-BAIL_OUT('the installed ulid_tsid lacks tsid, uuidv7() or its settings')
-  unless $has_tsid && $has_uuidv7 && $has_node_guc;
-
-my $uuid_expr = $has_uuidv7 ? 'generate_uuidv7()' : 'gen_random_uuid()';
-my $tsid_col  = $has_tsid ? ', ts tsid NOT NULL' : '';
-my $tsid_expr = $has_tsid ? ', generate_tsid()' : '';
 
 for my $i (1 .. 3)
 {
 	my $node = $nodes[ $i - 1 ];
-	if ($has_node_guc)
-	{
-		$node->append_conf('postgresql.conf', "ulid_tsid.node_bits = 10\nulid_tsid.node_id = $i");
-		$node->reload;
-	}
-	$node->safe_psql('postgres', "CREATE TABLE keys (id ulid NOT NULL, u uuid NOT NULL $tsid_col, how text NOT NULL)");
+	$node->append_conf('postgresql.conf', "ulid_tsid.node_bits = 10\nulid_tsid.node_id = $i");
+	$node->reload;
+	$node->safe_psql('postgres', "CREATE TABLE keys (id ulid NOT NULL, u uuid NOT NULL, ts tsid NOT NULL, how text NOT NULL)");
 }
 
-SKIP:
+for my $i (1 .. 3)
 {
-	skip 'ulid_tsid.node_id not built', 3 unless $has_node_guc;
-	for my $i (1 .. 3)
-	{
-		$nodes[ $i - 1 ]->poll_query_until('postgres',
-			"SELECT generate_ulid() IS NOT NULL; SHOW ulid_tsid.node_id", "t\n$i")
-		  or diag "node$i did not take ulid_tsid.node_id = $i";
-		is($nodes[ $i - 1 ]->safe_psql('postgres', "SELECT generate_ulid() IS NOT NULL; SHOW ulid_tsid.node_id"),
-			"t\n$i", "node$i: ulid_tsid.node_id = $i");
-	}
+	$nodes[ $i - 1 ]->poll_query_until('postgres',
+		"SELECT generate_ulid() IS NOT NULL; SHOW ulid_tsid.node_id", "t\n$i")
+	  or diag "node$i did not take ulid_tsid.node_id = $i";
+	is($nodes[ $i - 1 ]->safe_psql('postgres', "SELECT generate_ulid() IS NOT NULL; SHOW ulid_tsid.node_id"),
+		"t\n$i", "node$i: ulid_tsid.node_id = $i");
 }
 
 # A node's id and bits change only through the server's configuration: no
 # session, and so no application role, can make its rows claim another node.
-SKIP:
-{
-	skip 'ulid_tsid.node_id not built', 4 unless $has_node_guc;
-	my $n = $nodes[1];
-	$n->safe_psql('postgres', 'CREATE ROLE app LOGIN; GRANT INSERT, SELECT ON keys TO app');
-	my ($rc, $out, $err) = $n->psql('postgres', 'SELECT generate_ulid() IS NOT NULL; SET ulid_tsid.node_id = 3',
-		extra_params => [ '-U', 'app' ]);
-	like($err, qr/parameter "ulid_tsid.node_id" cannot be changed now/,
-		'a non-superuser cannot SET ulid_tsid.node_id (library loaded)');
-	# Before the library is loaded in the session, the name is a placeholder
-	# that anyone may SET; loading the library must then refuse the value.
-	($rc, $out, $err) = $n->psql('postgres', 'SET ulid_tsid.node_id = 3; SELECT tsid_node(generate_tsid(), 10)',
-		extra_params => [ '-U', 'app' ]);
-	is($out, '2', 'a non-superuser SET before the library loads does not change the node id')
-	  or diag("stderr: $err");
-	($rc, $out, $err) = $n->psql('postgres', 'SELECT generate_ulid(); SET ulid_tsid.node_bits = 12');
-	like($err, qr/cannot be changed now/, 'ulid_tsid.node_bits cannot be SET in a session');
-	is( $n->safe_psql('postgres', q{SELECT tsid_node(generate_tsid(), 10)}, extra_params => [ '-U', 'app' ]),
-		'2', "a non-superuser's tsids carry the configured node id");
-}
+my $n = $nodes[1];
+$n->safe_psql('postgres', 'CREATE ROLE app LOGIN; GRANT INSERT, SELECT ON keys TO app');
+my ($rc, $out, $err) = $n->psql('postgres', 'SELECT generate_ulid() IS NOT NULL; SET ulid_tsid.node_id = 3',
+	extra_params => [ '-U', 'app' ]);
+like($err, qr/parameter "ulid_tsid.node_id" cannot be changed now/,
+	'a non-superuser cannot SET ulid_tsid.node_id (library loaded)');
+# Before the library is loaded in the session, the name is a placeholder
+# that anyone may SET; loading the library must then refuse the value.
+($rc, $out, $err) = $n->psql('postgres', 'SET ulid_tsid.node_id = 3; SELECT tsid_node(generate_tsid(), 10)',
+	extra_params => [ '-U', 'app' ]);
+is($out, '2', 'a non-superuser SET before the library loads does not change the node id')
+  or diag("stderr: $err");
+($rc, $out, $err) = $n->psql('postgres', 'SELECT generate_ulid(); SET ulid_tsid.node_bits = 12');
+like($err, qr/cannot be changed now/, 'ulid_tsid.node_bits cannot be SET in a session');
+is( $n->safe_psql('postgres', q{SELECT tsid_node(generate_tsid(), 10)}, extra_params => [ '-U', 'app' ]),
+	'2', "a non-superuser's tsids carry the configured node id");
 
 # Everything at once: bulk sessions and connection-churning pgbench on all nodes.
 my $tmp    = PostgreSQL::Test::Utils::tempdir;
 my $script = "$tmp/churn.sql";
 open my $fh, '>', $script or die;
-print $fh "INSERT INTO keys SELECT generate_ulid(), $uuid_expr $tsid_expr, 'churn' FROM generate_series(1, $churn_rows);\n";
+print $fh "INSERT INTO keys SELECT generate_ulid(), generate_uuidv7(), generate_tsid(), 'churn' FROM generate_series(1, $churn_rows);\n";
 close $fh;
 
 my @jobs;
@@ -109,12 +76,9 @@ for my $node (@nodes)
 	for my $s (1 .. $bulk_sess)
 	{
 		push @jobs,
-		  IPC::Run::start(
-			[
-				'psql', '-XAtq', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('postgres'), '-c',
-				"INSERT INTO keys SELECT generate_ulid(), $uuid_expr $tsid_expr, 'bulk' FROM generate_series(1, $bulk_rows)"
-			],
-			'>', "$tmp/out", '2>', "$tmp/bulk_" . $node->name . "_$s.err");
+		  start_psql($node,
+			"INSERT INTO keys SELECT generate_ulid(), generate_uuidv7(), generate_tsid(), 'bulk' FROM generate_series(1, $bulk_rows)",
+			"$tmp/out", "$tmp/bulk_" . $node->name . "_$s.err");
 	}
 	push @jobs,
 	  IPC::Run::start(
@@ -124,13 +88,7 @@ for my $node (@nodes)
 		],
 		'>', "$tmp/pgbench_" . $node->name . ".out", '2>&1');
 }
-my $failed_jobs = 0;
-for my $job (@jobs)
-{
-	$job->finish;
-	$failed_jobs++ if $job->result != 0;
-}
-is($failed_jobs, 0, 'all generating sessions and pgbench runs succeeded')
+is(finish_all(@jobs), 0, 'all generating sessions and pgbench runs succeeded')
   or diag(join "\n", map { slurp_file($_) } glob("$tmp/*.err $tmp/pgbench_*.out"));
 
 my $per_node = $bulk_sess * $bulk_rows + $churn_cli * $churn_tx * $churn_rows;
@@ -149,7 +107,7 @@ for my $i (2 .. 3)
 	$hub->safe_psql('postgres', qq{
 CREATE SERVER node$i FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host '$host', port '$port', dbname 'postgres');
 CREATE USER MAPPING FOR CURRENT_USER SERVER node$i;
-CREATE FOREIGN TABLE keys_node$i (id ulid NOT NULL, u uuid NOT NULL $tsid_col, how text NOT NULL)
+CREATE FOREIGN TABLE keys_node$i (id ulid NOT NULL, u uuid NOT NULL, ts tsid NOT NULL, how text NOT NULL)
     SERVER node$i OPTIONS (table_name 'keys');
 });
 }
@@ -169,35 +127,24 @@ is( $hub->safe_psql(
 		'postgres', q{
 SELECT (SELECT count(*) FROM all_keys) - (SELECT count(DISTINCT u) FROM all_keys)}),
 	'0',
-	"zero duplicate uuids ($uuid_expr) across the three clusters");
-SKIP:
-{
-	skip 'tsid not built', 3 unless $has_tsid;
-	is( $hub->safe_psql(
-			'postgres', q{
+	'zero duplicate uuids (generate_uuidv7()) across the three clusters');
+is( $hub->safe_psql(
+		'postgres', q{
 SELECT (SELECT count(*) FROM all_keys) - (SELECT count(DISTINCT ts) FROM all_keys)}),
-		'0',
-		'zero duplicate tsids across the three clusters');
-	is( $hub->safe_psql(
-			'postgres', q{
+	'0',
+	'zero duplicate tsids across the three clusters');
+is( $hub->safe_psql(
+		'postgres', q{
 SELECT how, node, ts FROM all_keys WHERE ts IN (SELECT ts FROM all_keys GROUP BY ts HAVING count(*) > 1)
 ORDER BY ts LIMIT 10}),
-		'',
-		'no duplicate tsid (listing)');
-  SKIP:
-	{
-		skip 'ulid_tsid.node_id not built', 1 unless $has_node_guc;
-		is( $hub->safe_psql(
-				'postgres', q{SELECT count(*) FROM all_keys WHERE tsid_node(ts, 10) <> node}),
-			'0',
-			'every tsid carries the node id of the cluster that generated it');
-	}
-}
+	'',
+	'no duplicate tsid (listing)');
+is($hub->safe_psql('postgres', q{SELECT count(*) FROM all_keys WHERE tsid_node(ts, 10) <> node}),
+	'0', 'every tsid carries the node id of the cluster that generated it');
 
 # A unique index over the gathered keys builds (the database's own verdict).
-my ($rc, $out, $err) = $hub->psql('postgres',
-	'CREATE UNIQUE INDEX ON all_keys (id); CREATE UNIQUE INDEX ON all_keys (u)'
-	  . ($has_tsid ? '; CREATE UNIQUE INDEX ON all_keys (ts)' : ''));
+($rc, $out, $err) = $hub->psql('postgres',
+	'CREATE UNIQUE INDEX ON all_keys (id); CREATE UNIQUE INDEX ON all_keys (u); CREATE UNIQUE INDEX ON all_keys (ts)');
 is($rc, 0, 'unique indexes build over the gathered keys') or diag($err);
 
 $_->stop for @nodes;

@@ -10,61 +10,30 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use IPC::Run;
+use UlidTsid;
 
 my $backends   = 8;
 my $per_client = 50000;
 
-my $node = PostgreSQL::Test::Cluster->new('preload');
-$node->init;
-$node->append_conf('postgresql.conf', qq{
-shared_preload_libraries = 'ulid_tsid'
+my $node = new_node('preload', preload => 1, extensions => ['pgstattuple'], conf => qq{
 max_connections = 30
 shared_buffers = 64MB
 synchronous_commit = off
 log_statement = none
 autovacuum = off
 });
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION ulid_tsid; CREATE EXTENSION pgstattuple');
-
-my $has_tsid = $node->safe_psql('postgres',
-	"SELECT count(*) FROM pg_type WHERE typname = 'tsid'") eq '1';
-my $has_uuidv7 = $node->safe_psql('postgres',
-	"SELECT count(*) FROM pg_proc WHERE proname = 'generate_uuidv7' AND pronargs = 0") ne '0';
-note ">> tsid type: " . ($has_tsid ? 'yes' : 'no') . ", uuidv7(): " . ($has_uuidv7 ? 'yes' : 'no');
-# The extension always has these now; a missing one must fail the run, not
-# quietly skip the checks that need it.
-BAIL_OUT('the installed ulid_tsid lacks tsid, uuidv7() or its settings')
-  unless $has_tsid && $has_uuidv7;
 
 is($node->safe_psql('postgres', 'SHOW shared_preload_libraries'), 'ulid_tsid', 'library preloaded');
 
 # --- Eight backends at full speed -------------------------------------------
-my @cols  = ('id ulid NOT NULL');
-my @exprs = ('generate_ulid()');
-if ($has_tsid)   { push @cols, 'ts tsid NOT NULL'; push @exprs, 'generate_tsid()'; }
-if ($has_uuidv7) { push @cols, 'u uuid NOT NULL';  push @exprs, 'generate_uuidv7()'; }
 $node->safe_psql('postgres',
-	'CREATE UNLOGGED TABLE burst (' . join(', ', @cols) . ', g int NOT NULL, pid int NOT NULL)');
-my $insert = 'INSERT INTO burst SELECT ' . join(', ', @exprs)
-  . ", g, pg_backend_pid() FROM generate_series(1, $per_client) g";
+	'CREATE UNLOGGED TABLE burst (id ulid NOT NULL, ts tsid NOT NULL, u uuid NOT NULL, g int NOT NULL, pid int NOT NULL)');
+my $insert = 'INSERT INTO burst SELECT generate_ulid(), generate_tsid(), generate_uuidv7(), g, pg_backend_pid() '
+  . "FROM generate_series(1, $per_client) g";
 
 my $tmp = PostgreSQL::Test::Utils::tempdir;
-my @jobs;
-for my $b (1 .. $backends)
-{
-	push @jobs,
-	  IPC::Run::start(
-		[ 'psql', '-XAtq', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('postgres'), '-c', $insert ],
-		'>', "$tmp/burst_$b.out", '2>', "$tmp/burst_$b.err");
-}
-my $failed = 0;
-for my $job (@jobs)
-{
-	$job->finish;
-	$failed++ if $job->result != 0;
-}
-is($failed, 0, "$backends backends generated concurrently")
+my @jobs = map { start_psql($node, $insert, "$tmp/burst_$_.out", "$tmp/burst_$_.err") } 1 .. $backends;
+is(finish_all(@jobs), 0, "$backends backends generated concurrently")
   or diag(join "\n", map { slurp_file($_) } glob("$tmp/burst_*.err"));
 
 is( $node->safe_psql('postgres', 'SELECT count(*), count(DISTINCT pid) FROM burst'),
@@ -80,7 +49,7 @@ JOIN (SELECT pid, min(id) lo, max(id) hi FROM burst GROUP BY pid) b
 	1,
 	'at least two backends generated over the same interval');
 
-my %gens = (id => 'ulid', $has_tsid ? (ts => 'tsid') : (), $has_uuidv7 ? (u => 'uuidv7') : ());
+my %gens = (id => 'ulid', ts => 'tsid', u => 'uuidv7');
 for my $col (sort keys %gens)
 {
 	is( $node->safe_psql('postgres', "SELECT count(*) - count(DISTINCT $col) FROM burst"),
@@ -118,8 +87,7 @@ is( $node->safe_psql(
 # backend) is larger. Two sessions alternate; the values, in the order they
 # were returned, must strictly increase.
 my @sessions = map { $node->background_psql('postgres') } 1 .. 2;
-my @exprs_turns = ('generate_ulid()::text', $has_tsid ? ('generate_tsid()::int8::text') : (),
-	$has_uuidv7 ? ('generate_uuidv7()::text') : ());
+my @exprs_turns = ('generate_ulid()::text', 'generate_tsid()::int8::text', 'generate_uuidv7()::text');
 my $turns = 300;
 my @seen;    # one list per generator, in real-time order
 for my $t (1 .. $turns)
@@ -130,7 +98,7 @@ for my $t (1 .. $turns)
 	push @{ $seen[$_] }, $v[$_] for 0 .. $#v;
 }
 $_->quit for @sessions;
-my @names = ('ulid', $has_tsid ? ('tsid') : (), $has_uuidv7 ? ('uuidv7') : ());
+my @names = ('ulid', 'tsid', 'uuidv7');
 for my $k (0 .. $#names)
 {
 	my $list = $seen[$k];

@@ -1,4 +1,4 @@
-# amcheck over every btree index on ulid (and tsid) in a freshly populated
+# amcheck over every btree index on ulid and tsid in a freshly populated
 # database: indexes built by sorting (CREATE INDEX, with uuid's sortsupport and
 # abbreviated keys) and by one-at-a-time inserts, in time order and in random
 # order, unique and deduplicated, DESC, multi-column, partial and INCLUDE,
@@ -10,19 +10,9 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use UlidTsid;
 
-my $node = PostgreSQL::Test::Cluster->new('amcheck');
-$node->init;
-$node->append_conf('postgresql.conf', "log_statement = none\nautovacuum = off");
-$node->start;
-$node->safe_psql('postgres', 'CREATE EXTENSION ulid_tsid; CREATE EXTENSION amcheck');
-my $has_tsid = $node->safe_psql('postgres',
-	"SELECT count(*) FROM pg_type WHERE typname = 'tsid'") eq '1';
-note ">> tsid type: " . ($has_tsid ? 'yes' : 'no');
-# The extension always has these now; a missing one must fail the run, not
-# quietly skip the checks that need it.
-BAIL_OUT('the installed ulid_tsid lacks tsid, uuidv7() or its settings')
-  unless $has_tsid;
+my $node = new_node('amcheck', extensions => ['amcheck'], conf => "log_statement = none\nautovacuum = off");
 
 $node->safe_psql('postgres', q{
 -- Time-ordered, indexes maintained by inserts.
@@ -73,9 +63,7 @@ INSERT INTO rnd_ins SELECT gen_random_uuid()::ulid, 1 FROM generate_series(1, 50
 });
 $node->safe_psql('postgres', 'REINDEX TABLE CONCURRENTLY sorted');
 
-if ($has_tsid)
-{
-	$node->safe_psql('postgres', q{
+$node->safe_psql('postgres', q{
 CREATE TABLE tsids (id tsid PRIMARY KEY DEFAULT generate_tsid(), u ulid NOT NULL DEFAULT generate_ulid(), grp int);
 CREATE INDEX tsids_desc ON tsids (id DESC);
 CREATE INDEX tsids_multi ON tsids (u, id);
@@ -88,8 +76,7 @@ CREATE INDEX tsid_rnd_id ON tsid_rnd (id);
 CREATE INDEX tsid_rnd_grp ON tsid_rnd (grp, id);
 DELETE FROM tsids WHERE grp < 3;
 });
-	$node->safe_psql('postgres', 'VACUUM tsids');
-}
+$node->safe_psql('postgres', 'VACUUM tsids');
 
 # Every btree index that has a ulid or tsid column.
 my $indexes_sql = q{
@@ -99,7 +86,7 @@ WHERE c.relkind = 'i' AND c.relnamespace = 'public'::regnamespace
   AND EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid
               AND a.atttypid IN (SELECT oid FROM pg_type WHERE typname IN ('ulid', 'tsid')))};
 my $count = $node->safe_psql('postgres', "SELECT count(*) FROM ($indexes_sql) s");
-my $expected = 12 + ($has_tsid ? 5 : 0);
+my $expected = 12 + 5;    # the ulid tables' and the tsid tables'
 is($count, $expected, "$expected btree indexes on ulid/tsid to check");
 
 for my $check ('bt_index_check(oid, true)', 'bt_index_parent_check(oid, true, true)')

@@ -10,6 +10,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use UlidTsid;
 
 # The node id of a TSID made now, read with `bits` node bits; polls the given
 # session (a BackgroundPsql) until it has applied the reload.
@@ -37,11 +38,8 @@ sub reload_and_wait
 for my $preload (1, 0)
 {
 	my $mode = $preload ? 'preloaded' : 'not preloaded';
-	my $node = PostgreSQL::Test::Cluster->new($preload ? 'preloaded' : 'plain');
-	$node->init;
-	$node->append_conf('postgresql.conf', "shared_preload_libraries = 'ulid_tsid'") if $preload;
-	$node->start;
-	$node->safe_psql('postgres', 'CREATE EXTENSION ulid_tsid; CREATE ROLE app LOGIN');
+	my $node = new_node($preload ? 'preloaded' : 'plain', preload => $preload);
+	$node->safe_psql('postgres', 'CREATE ROLE app LOGIN');
 
 	# Defaults: no node bits, node id not set (-1); TSIDs are made.
 	my $session = $node->background_psql('postgres', on_error_stop => 0);
