@@ -101,34 +101,5 @@ xv_lockfile=/tmp/ulid_tsid.make.lock
   exit $rc
 ) 9>"$xv_dir.lock" 8<"$xv_lockfile" >>"$xv_logs/crossversion.log" 2>>"$xv_logs/crossversion.err"
 xv_rc=$?
-# On the terminal: each script's verdict and timing, failed assertions, the
-# tests' key facts (notes starting ">>"), skips and the summary; then prove's
-# stderr with the failed assertions' diagnostics.
-grep -E '^(1\.\.[0-9]+|not ok|ok .*# skip|# >> |\[[0-9:]+\]|Test Summary|Files=|Result:|Dubious|Failed [0-9]+/|All [0-9]+ subtests|Bail|FAILED)|\(Wstat|^  (Failed tests|Non-zero|Parse errors)|^(ok|not ok) +[0-9]+ ms' \
-  "$xv_logs/crossversion.log" | tail -200
-tail -150 "$xv_logs/crossversion.err"
-xv_total=$(sed -nE 's/^Files=[0-9]+, Tests=([0-9]+),.*/\1/p' "$xv_logs/crossversion.log" | tail -1)
-# prove's summary has one "(Wstat: W Tests: T Failed: F)" line per script that
-# did not pass: F failed assertions, or (F=0) a script that died, exited
-# non-zero or broke its plan, counted as one failure. A script's own stderr
-# (die messages, SQL errors) is in its regress_log: show its end.
-for xv_f in $(sed -nE 's/^(\S+\.pl) +\(Wstat: .*/\1/p' "$xv_logs/crossversion.log"); do
-  xv_l="$xv_dir/tmp_check/log/regress_log_$(basename "$xv_f" .pl)"
-  [ -f "$xv_l" ] || continue
-  echo "---- errors in $xv_l"
-  grep -E -A3 'error running SQL|ERROR: |FATAL: |Bail out|died|timed out| at \S+ line [0-9]+\.$' "$xv_l" | head -60
-  echo "---- tail of $xv_l"
-  tail -15 "$xv_l"
-done
-xv_summary=$(sed -nE 's/.*\(Wstat: [0-9]+.* Tests: [0-9]+ Failed: ([0-9]+)\).*/\1/p' "$xv_logs/crossversion.log")
-xv_failed_asserts=$(echo "$xv_summary" | awk 'NF {s += $1} END {print s+0}')
-xv_failed=$(echo "$xv_summary" | awk 'NF {s += ($1 > 0 ? $1 : 1)} END {print s+0}')
-if [ -z "$xv_total" ]; then
-  xv_total=0
-  [ "$xv_rc" -ne 0 ] && [ "$xv_failed" -eq 0 ] && xv_failed=1
-elif [ "$xv_rc" -ne 0 ] && [ "$xv_failed" -eq 0 ]; then
-  xv_failed=1
-fi
-xv_passed=$((xv_total - xv_failed_asserts))
-[ "$xv_passed" -lt 0 ] && xv_passed=0
-tally crossversion "$xv_passed" "$xv_failed"
+source "$xv_root/scripts/suites/prove_report.sh"
+prove_report crossversion "$xv_logs/crossversion.log" "$xv_logs/crossversion.err" "$xv_dir" "$xv_rc"

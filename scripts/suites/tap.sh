@@ -60,41 +60,5 @@ tap_stop_leftovers() {
   exit $rc
 ) 9>"$tap_dir.lock" >"$tap_logs/tap.log" 2>"$tap_logs/tap.err"
 tap_rc=$?
-# On the terminal: each script's verdict and timing, failed assertions, the
-# tests' key measurements (notes starting ">>"), skips, and the summary; then
-# prove's stderr, which carries the failed assertions' diagnostics. The full
-# TAP stream is in $LOGS/tap.log.
-grep -E '^(1\.\.[0-9]+|not ok|ok .*# skip|# >> |\[[0-9:]+\]|Test Summary|Files=|Result:|Dubious|Failed [0-9]+/|All [0-9]+ subtests|Bail|FAILED)|\(Wstat|^  (Failed tests|Non-zero|Parse errors)|^(ok|not ok) +[0-9]+ ms' \
-  "$tap_logs/tap.log" | tail -200
-tail -150 "$tap_logs/tap.err"
-tap_total=$(sed -nE 's/^Files=[0-9]+, Tests=([0-9]+),.*/\1/p' "$tap_logs/tap.log" | tail -1)
-# prove's "Test Summary Report" has one "(Wstat: W Tests: T Failed: F)" line per
-# script that did not pass: F failed assertions, or a script that died, exited
-# non-zero or broke its plan with F=0 (counted as one failure).
-# The framework sends a script's own stderr (die messages, SQL errors) to its
-# regress_log: show the end of it for every script that did not pass.
-for tap_f in $(sed -nE 's/^(\S+\.pl) +\(Wstat: .*/\1/p' "$tap_logs/tap.log"); do
-  tap_l="$tap_dir/tmp_check/log/regress_log_$(basename "$tap_f" .pl)"
-  [ -f "$tap_l" ] || tap_l="$tap_dir/log/regress_log_$(basename "$tap_f" .pl)"
-  [ -f "$tap_l" ] || continue
-  echo "---- errors in $tap_l"
-  grep -E -A3 'error running SQL|ERROR: |FATAL: |Bail out|died|timed out| at \S+ line [0-9]+\.$' "$tap_l" | head -60
-  echo "---- tail of $tap_l"
-  tail -15 "$tap_l"
-done
-tap_summary=$(sed -nE 's/.*\(Wstat: [0-9]+.* Tests: [0-9]+ Failed: ([0-9]+)\).*/\1/p' "$tap_logs/tap.log")
-tap_failed_asserts=$(echo "$tap_summary" | awk 'NF {s += $1} END {print s+0}')
-tap_failed=$(echo "$tap_summary" | awk 'NF {s += ($1 > 0 ? $1 : 1)} END {print s+0}')
-if [ -z "$tap_total" ]; then
-  tap_total=0
-  [ "$tap_rc" -ne 0 ] && [ "$tap_failed" -eq 0 ] && tap_failed=1
-elif [ "$tap_rc" -ne 0 ] && [ "$tap_failed" -eq 0 ]; then
-  tap_failed=1
-fi
-tap_passed=$((tap_total - tap_failed_asserts))
-[ "$tap_passed" -lt 0 ] && tap_passed=0
-if declare -F tally >/dev/null; then
-  tally tap "$tap_passed" "$tap_failed"
-else
-  echo "== tap: $tap_passed passed, $tap_failed failed"
-fi
+source "$tap_root/scripts/suites/prove_report.sh"
+prove_report tap "$tap_logs/tap.log" "$tap_logs/tap.err" "$tap_dir" "$tap_rc"

@@ -1,0 +1,43 @@
+# What tap.sh and crossversion.sh share after prove ran (sourced):
+#   prove_report NAME TAP_LOG TAP_ERR RUN_DIR PROVE_RC
+# prints each script's verdict and timing, failed assertions, the tests' key
+# facts (notes starting ">>"), skips and the summary, then prove's stderr
+# (failed assertions' diagnostics) and, for every script that did not pass,
+# the end of its regress_log (a script's own stderr: die messages, SQL
+# errors); then tallies NAME: assertions passed, and failures, where a script
+# that died, exited non-zero or broke its plan with no failed assertion
+# counts as one.
+prove_report() {
+  local name="$1" log="$2" err="$3" dir="$4" rc="$5" f l total summary failed_asserts failed passed
+  grep -E '^(1\.\.[0-9]+|not ok|ok .*# skip|# >> |\[[0-9:]+\]|Test Summary|Files=|Result:|Dubious|Failed [0-9]+/|All [0-9]+ subtests|Bail|FAILED)|\(Wstat|^  (Failed tests|Non-zero|Parse errors)|^(ok|not ok) +[0-9]+ ms' \
+    "$log" | tail -200
+  tail -150 "$err"
+  total=$(sed -nE 's/^Files=[0-9]+, Tests=([0-9]+),.*/\1/p' "$log" | tail -1)
+  for f in $(sed -nE 's/^(\S+\.pl) +\(Wstat: .*/\1/p' "$log"); do
+    # 17+'s test modules put the logs beside tmp_check, older ones inside it.
+    l="$dir/tmp_check/log/regress_log_$(basename "$f" .pl)"
+    [ -f "$l" ] || l="$dir/log/regress_log_$(basename "$f" .pl)"
+    [ -f "$l" ] || continue
+    echo "---- errors in $l"
+    grep -E -A3 'error running SQL|ERROR: |FATAL: |Bail out|died|timed out| at \S+ line [0-9]+\.$' "$l" | head -60
+    echo "---- tail of $l"
+    tail -15 "$l"
+  done
+  summary=$(sed -nE 's/.*\(Wstat: [0-9]+.* Tests: [0-9]+ Failed: ([0-9]+)\).*/\1/p' "$log")
+  failed_asserts=$(echo "$summary" | awk 'NF {s += $1} END {print s+0}')
+  failed=$(echo "$summary" | awk 'NF {s += ($1 > 0 ? $1 : 1)} END {print s+0}')
+  if [ -z "$total" ]; then
+    total=0
+    [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ] && failed=1
+  elif [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
+    failed=1
+  fi
+  passed=$((total - failed_asserts))
+  [ "$passed" -lt 0 ] && passed=0
+  if declare -F tally >/dev/null; then
+    tally "$name" "$passed" "$failed"
+  else
+    echo "== $name: $passed passed, $failed failed"
+    [ "$failed" -eq 0 ]
+  fi
+}
