@@ -18,6 +18,7 @@
 xv_root="${ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 xv_logs="${LOGS:-$xv_root/.cluster/logs}"
 xv_dir="$xv_root/build/crossversion"
+xv_lib="$xv_root/test/t"   # the tests' shared module, UlidTsid.pm
 xv_files=()
 for xv_f in "$@"; do xv_files+=("$(cd "$(dirname "$xv_f")" && pwd)/$(basename "$xv_f")"); done
 [ ${#xv_files[@]} -eq 0 ] && xv_files=("$xv_root"/test/t/cross/*.pl)
@@ -55,7 +56,8 @@ if [ "$(id -u)" -eq 0 ]; then
   if ! runuser -u postgres -- test -w "$xv_dir"; then
     # The checkout is out of the postgres user's reach: run from /tmp.
     xv_dir="$(mktemp -d /tmp/ulid_tsid_crossversion.XXXXXX)"; chmod 755 "$xv_dir"; chown postgres: "$xv_dir"
-    mkdir -p "$xv_dir/t"; cp "${xv_files[@]}" "$xv_dir/t/"; chown -R postgres: "$xv_dir"
+    mkdir -p "$xv_dir/t"; cp "${xv_files[@]}" "$xv_root"/test/t/*.pm "$xv_dir/t/"; chown -R postgres: "$xv_dir"
+    xv_lib="$xv_dir/t"
     xv_files=("$xv_dir"/t/*.pl)
     echo "crossversion: postgres cannot reach $xv_root/build/crossversion; running in $xv_dir"
   fi
@@ -87,7 +89,7 @@ xv_lockfile=/tmp/ulid_tsid.make.lock
   rm -rf "$xv_dir/tmp_check" "$xv_dir/log"
   cd "$xv_dir" &&
   xv_as_pg env PATH="$xv_bindir18:$PATH" \
-    PERL5LIB="$xv_pgxs18/test/perl${PERL5LIB:+:$PERL5LIB}" \
+    PERL5LIB="$xv_pgxs18/test/perl:$xv_lib${PERL5LIB:+:$PERL5LIB}" \
     PG_REGRESS="$xv_pgxs18/test/regress/pg_regress" \
     TESTDIR="$xv_dir" TESTDATADIR="$xv_dir/tmp_check" TESTLOGDIR="$xv_dir/tmp_check/log" \
     PGDATABASE=postgres \

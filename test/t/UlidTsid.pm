@@ -9,7 +9,9 @@ package UlidTsid;
 
 use strict;
 use warnings;
+use Cwd ();
 use Exporter 'import';
+use File::Basename ();
 use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
@@ -19,6 +21,30 @@ use Time::HiRes qw(usleep);
 our @EXPORT = qw(new_node table_fingerprint partition_counts start_psql finish_all
   kill_cluster create_acked_table start_clients wait_for_rows collect_clients
   acked_check btree_check hash_index_alone brin_index_alone);
+our @EXPORT_OK = qw(installations);
+
+# The cross-version tests' servers (test/t/cross): for each major, the bin
+# directory that ULID_TSID_PG<major>_BINDIR names, checked with one assertion
+# each; a missing one ends the test as failed. Returns (\%bindir, \%install).
+sub installations
+{
+	my (%bindir, %install);
+	for my $major (@_)
+	{
+		my $var = "ULID_TSID_PG${major}_BINDIR";
+		my $dir = $ENV{$var};
+		my $good = defined $dir && $dir ne '' && -x "$dir/postgres" && -x "$dir/pg_config";
+		ok($good, "$var names a PostgreSQL bin directory (" . ($dir // 'unset') . ")");
+		unless ($good)
+		{
+			done_testing();
+			exit 1;
+		}
+		$bindir{$major} = Cwd::realpath($dir);
+		$install{$major} = File::Basename::dirname($bindir{$major});
+	}
+	return (\%bindir, \%install);
+}
 
 # A started node with ulid_tsid created in database `db` (default postgres,
 # created first otherwise) and checked by require_features. Options: init (a

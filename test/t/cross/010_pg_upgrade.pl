@@ -20,24 +20,12 @@ use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use UlidTsid qw(installations);
 
 # --- The two installations ----------------------------------------------------
-my %bindir;
-my %install;
-for my $major (13, 18)
-{
-	my $var = "ULID_TSID_PG${major}_BINDIR";
-	my $dir = $ENV{$var};
-	my $good = defined $dir && $dir ne '' && -x "$dir/postgres" && -x "$dir/pg_config";
-	ok($good, "$var names a PostgreSQL bin directory (" . ($dir // 'unset') . ")");
-	unless ($good)
-	{
-		done_testing();
-		exit 1;
-	}
-	$bindir{$major} = realpath($dir);
-	$install{$major} = dirname($bindir{$major});
-}
+my ($bindir_ref, $install_ref) = installations(13, 18);
+my %bindir  = %$bindir_ref;
+my %install = %$install_ref;
 
 my $old = PostgreSQL::Test::Cluster->new('old13', install_path => $install{13});
 my $new = PostgreSQL::Test::Cluster->new('new18', install_path => $install{18});

@@ -22,23 +22,11 @@ use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use UlidTsid qw(installations);
 
-my %bindir;
-my %install;
-for my $major (15, 18)
-{
-	my $var = "ULID_TSID_PG${major}_BINDIR";
-	my $dir = $ENV{$var};
-	my $good = defined $dir && $dir ne '' && -x "$dir/postgres" && -x "$dir/pg_config";
-	ok($good, "$var names a PostgreSQL bin directory (" . ($dir // 'unset') . ")");
-	unless ($good)
-	{
-		done_testing();
-		exit 1;
-	}
-	$bindir{$major} = realpath($dir);
-	$install{$major} = dirname($bindir{$major});
-}
+my ($bindir_ref, $install_ref) = installations(15, 18);
+my %bindir  = %$bindir_ref;
+my %install = %$install_ref;
 
 my $conf = qq{
 log_statement = none
