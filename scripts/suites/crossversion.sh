@@ -48,20 +48,9 @@ done
 xv_pgxs18=""
 [ -n "$xv_bindir18" ] && xv_pgxs18="$(dirname "$("$xv_bindir18/pg_config" --pgxs)")/.."   # .../lib/pgxs/src
 
-xv_as_pg() {
-  if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
-}
-if [ "$(id -u)" -eq 0 ]; then
-  chown postgres: "$xv_dir"
-  if ! runuser -u postgres -- test -w "$xv_dir"; then
-    # The checkout is out of the postgres user's reach: run from /tmp.
-    xv_dir="$(mktemp -d /tmp/ulid_tsid_crossversion.XXXXXX)"; chmod 755 "$xv_dir"; chown postgres: "$xv_dir"
-    mkdir -p "$xv_dir/t"; cp "${xv_files[@]}" "$xv_root"/test/t/*.pm "$xv_dir/t/"; chown -R postgres: "$xv_dir"
-    xv_lib="$xv_dir/t"
-    xv_files=("$xv_dir"/t/*.pl)
-    echo "crossversion: postgres cannot reach $xv_root/build/crossversion; running in $xv_dir"
-  fi
-fi
+source "$xv_root/scripts/suites/prove_report.sh"
+prove_workdir crossversion "$xv_dir" "$xv_lib" "${xv_files[@]}"
+xv_dir="$PROVE_DIR"; xv_lib="$PROVE_LIB"; xv_files=("${PROVE_FILES[@]}")
 # Stops any server a killed or timed-out test left behind (only ours: the
 # clusters under this suite's tmp_check), each with its own major's pg_ctl.
 xv_stop_leftovers() {
@@ -72,7 +61,7 @@ xv_stop_leftovers() {
     ver="$(cat "$data/PG_VERSION" 2>/dev/null)"
     case "$ver" in 13) bindir="$xv_bindir13" ;; 15) bindir="$xv_bindir15" ;; *) bindir="$xv_bindir18" ;; esac
     [ -n "$bindir" ] || continue
-    xv_as_pg "$bindir/pg_ctl" -D "$data" -m immediate -w stop >/dev/null 2>&1 &&
+    as_postgres "$bindir/pg_ctl" -D "$data" -m immediate -w stop >/dev/null 2>&1 &&
       echo "crossversion: stopped a leftover PostgreSQL $ver server in $data"
   done
 }
@@ -88,7 +77,7 @@ xv_lockfile=/tmp/ulid_tsid.make.lock
   xv_stop_leftovers
   rm -rf "$xv_dir/tmp_check" "$xv_dir/log"
   cd "$xv_dir" &&
-  xv_as_pg env PATH="$xv_bindir18:$PATH" \
+  as_postgres env PATH="$xv_bindir18:$PATH" \
     PERL5LIB="$xv_pgxs18/test/perl:$xv_lib${PERL5LIB:+:$PERL5LIB}" \
     PG_REGRESS="$xv_pgxs18/test/regress/pg_regress" \
     TESTDIR="$xv_dir" TESTDATADIR="$xv_dir/tmp_check" TESTLOGDIR="$xv_dir/tmp_check/log" \
@@ -103,5 +92,4 @@ xv_lockfile=/tmp/ulid_tsid.make.lock
   exit $rc
 ) 9>"$xv_dir.lock" 8<"$xv_lockfile" >>"$xv_logs/crossversion.log" 2>>"$xv_logs/crossversion.err"
 xv_rc=$?
-source "$xv_root/scripts/suites/prove_report.sh"
 prove_report crossversion "$xv_logs/crossversion.log" "$xv_logs/crossversion.err" "$xv_dir" "$xv_rc"

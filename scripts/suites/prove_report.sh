@@ -1,5 +1,29 @@
-# What tap.sh and crossversion.sh share after prove ran (sourced):
-#   prove_report NAME TAP_LOG TAP_ERR RUN_DIR PROVE_RC
+# What tap.sh and crossversion.sh share (sourced): where prove runs, as whom,
+# and the report after it ran.
+
+# as_postgres CMD...: as the postgres user when we are root (initdb refuses root).
+as_postgres() {
+  if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+# prove_workdir NAME DIR LIB FILES... sets PROVE_DIR, PROVE_LIB (the directory
+# of the tests' shared Perl module) and PROVE_FILES: DIR and the files as
+# given, or, when we are root and postgres cannot write DIR (the checkout is
+# out of its reach), a private copy of the files and the module under /tmp.
+prove_workdir() {
+  local name="$1"
+  PROVE_DIR="$2"; PROVE_LIB="$3"; shift 3; PROVE_FILES=("$@")
+  mkdir -p "$PROVE_DIR"
+  [ "$(id -u)" -eq 0 ] || return 0
+  chown postgres: "$PROVE_DIR"
+  runuser -u postgres -- test -w "$PROVE_DIR" && return 0
+  PROVE_DIR="$(mktemp -d "/tmp/ulid_tsid_$name.XXXXXX")"; chmod 755 "$PROVE_DIR"
+  mkdir -p "$PROVE_DIR/t"; cp "${PROVE_FILES[@]}" "$PROVE_LIB"/*.pm "$PROVE_DIR/t/"; chown -R postgres: "$PROVE_DIR"
+  PROVE_FILES=("$PROVE_DIR"/t/*.pl); PROVE_LIB="$PROVE_DIR/t"
+  echo "$name: postgres cannot reach the checkout; running in $PROVE_DIR"
+}
+
+# prove_report NAME TAP_LOG TAP_ERR RUN_DIR PROVE_RC, after prove ran:
 # prints each script's verdict and timing, failed assertions, the tests' key
 # facts (notes starting ">>"), skips and the summary, then prove's stderr
 # (failed assertions' diagnostics) and, for every script that did not pass,

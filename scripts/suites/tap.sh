@@ -11,35 +11,20 @@ tap_root="${ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 tap_logs="${LOGS:-$tap_root/.cluster/logs}"
 tap_bindir="$(${PG_CONFIG:-pg_config} --bindir)"
 tap_pgxs="$(dirname "$(${PG_CONFIG:-pg_config} --pgxs)")/.."   # .../lib/pgxs/src
-tap_dir="$tap_root/build/tap"
-tap_lib="$tap_root/test/t"
+source "$tap_root/scripts/suites/prove_report.sh"
 tap_files=()
 for tap_f in "$@"; do tap_files+=("$(cd "$(dirname "$tap_f")" && pwd)/$(basename "$tap_f")"); done
 [ ${#tap_files[@]} -eq 0 ] && tap_files=("$tap_root"/test/t/*.pl)
-tap_failed=0
-tap_total=0
-mkdir -p "$tap_logs" "$tap_dir"
-tap_as_pg() {
-  if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
-}
-if [ "$(id -u)" -eq 0 ]; then
-  chown postgres: "$tap_dir"
-  if ! runuser -u postgres -- test -w "$tap_dir"; then
-    # The checkout is out of the postgres user's reach: run from /tmp.
-    tap_dir="$(mktemp -d /tmp/ulid_tsid_tap.XXXXXX)"; chmod 755 "$tap_dir"; chown postgres: "$tap_dir"
-    mkdir -p "$tap_dir/t"; cp "${tap_files[@]}" "$tap_lib"/*.pm "$tap_dir/t/"; chown -R postgres: "$tap_dir"
-    tap_files=("$tap_dir"/t/*.pl)
-    tap_lib="$tap_dir/t"
-    echo "tap: postgres cannot reach $tap_root/build/tap; running in $tap_dir"
-  fi
-fi
+mkdir -p "$tap_logs"
+prove_workdir tap "$tap_root/build/tap" "$tap_root/test/t" "${tap_files[@]}"
+tap_dir="$PROVE_DIR"; tap_lib="$PROVE_LIB"; tap_files=("${PROVE_FILES[@]}")
 # Stops any server a killed or timed-out test script left behind (only ours:
 # the clusters under this suite's tmp_check).
 tap_stop_leftovers() {
   local pidfile
   for pidfile in "$tap_dir"/tmp_check/*/pgdata/postmaster.pid "$tap_dir"/tmp_check/*/*/pgdata/postmaster.pid; do
     [ -f "$pidfile" ] || continue
-    tap_as_pg "$tap_bindir/pg_ctl" -D "$(dirname "$pidfile")" -m immediate -w stop >/dev/null 2>&1 &&
+    as_postgres "$tap_bindir/pg_ctl" -D "$(dirname "$pidfile")" -m immediate -w stop >/dev/null 2>&1 &&
       echo "tap: stopped a leftover server in $(dirname "$pidfile")"
   done
 }
@@ -49,7 +34,7 @@ tap_stop_leftovers() {
   tap_stop_leftovers
   rm -rf "$tap_dir/tmp_check" "$tap_dir/log"
   cd "$tap_dir" &&
-  tap_as_pg env PATH="$tap_bindir:$PATH" \
+  as_postgres env PATH="$tap_bindir:$PATH" \
     PERL5LIB="$tap_pgxs/test/perl:$tap_lib${PERL5LIB:+:$PERL5LIB}" \
     PG_REGRESS="$tap_pgxs/test/regress/pg_regress" \
     TESTDIR="$tap_dir" PGDATABASE=postgres \
@@ -60,5 +45,4 @@ tap_stop_leftovers() {
   exit $rc
 ) 9>"$tap_dir.lock" >"$tap_logs/tap.log" 2>"$tap_logs/tap.err"
 tap_rc=$?
-source "$tap_root/scripts/suites/prove_report.sh"
 prove_report tap "$tap_logs/tap.log" "$tap_logs/tap.err" "$tap_dir" "$tap_rc"
