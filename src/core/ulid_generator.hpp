@@ -14,11 +14,6 @@ inline constexpr int kUlidRandomBytes = 10;
 inline constexpr int kUlidFractionBits = 16;
 inline constexpr int kUlidTailBytes = 8;
 
-// The 65,536ths of its millisecond that a Unix-ns clock reading is at.
-inline std::uint16_t ulid_fraction(std::int64_t unix_ns) noexcept {
-  return static_cast<std::uint16_t>(clock_tick<kUlidFractionBits>(0, split_ns(unix_ns).sub_ms_ns));
-}
-
 // generate_ulid(): the first 8 bytes are a tick of (48-bit ms, 16-bit
 // sub-millisecond fraction of the clock, in 65,536ths) from the generator that
 // UUIDv7 shares (clock_ticks.hpp). The last 8 bytes are always fresh random
@@ -29,12 +24,12 @@ inline std::uint16_t ulid_fraction(std::int64_t unix_ns) noexcept {
 // run ahead of the clock.
 class UlidGenerator {
  public:
-  TickSequence& ticks() noexcept { return ticks_.ticks(); }
+  TickSequence& ticks() noexcept { return clock_ticks_.ticks(); }
 
   GenerateStatus next(std::int64_t now_ms, std::uint16_t fraction, const std::uint8_t random[kUlidTailBytes],
                       std::uint8_t out[16]) noexcept {
     std::uint64_t high = 0;
-    const GenerateStatus status = ticks_.next_tick(now_ms, fraction, &high);
+    const GenerateStatus status = clock_ticks_.next_tick(now_ms, fraction, &high);
     if (status == GenerateStatus::kOk) ulid_store(high, load_be(random), out);
     return status;
   }
@@ -43,13 +38,13 @@ class UlidGenerator {
   GenerateStatus next_at(std::int64_t now_unix_ns, const std::uint8_t random[kUlidTailBytes],
                          std::uint8_t out[16]) noexcept {
     std::uint64_t high = 0;
-    const GenerateStatus status = ticks_.next_tick_at(now_unix_ns, &high);
+    const GenerateStatus status = clock_ticks_.next_tick_at(now_unix_ns, &high);
     if (status == GenerateStatus::kOk) ulid_store(high, load_be(random), out);
     return status;
   }
 
  private:
-  ClockTickGenerator<kUlidFractionBits> ticks_;
+  ClockTickGenerator<kUlidFractionBits> clock_ticks_;
 };
 
 // generate_ulid_monotonic(): the ULID spec's monotonic mode, per process. A new

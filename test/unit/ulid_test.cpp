@@ -162,6 +162,12 @@ Tail8 TailBytes(std::mt19937_64& rng) {
   return x;
 }
 
+// The 65,536ths of its millisecond that a Unix-ns clock reading is at, as
+// UlidGenerator::next_at takes it (clock_tick<16> of the floor-split reading).
+std::uint16_t Fraction(std::int64_t unix_ns) {
+  return static_cast<std::uint16_t>(ulid_tsid::clock_tick<ulid_tsid::kUlidFractionBits>(0, ulid_tsid::split_ns(unix_ns).sub_ms_ns));
+}
+
 TEST(UlidGenerator, FirstValueLayout) {
   UlidGenerator g;
   const Tail8 r = {{1, 2, 3, 4, 5, 6, 7, 8}};
@@ -173,11 +179,11 @@ TEST(UlidGenerator, FirstValueLayout) {
 }
 
 TEST(UlidGenerator, FractionOfAClockReading) {
-  EXPECT_EQ(ulid_tsid::ulid_fraction(1469918176385000000), 0u);
-  EXPECT_EQ(ulid_tsid::ulid_fraction(1469918176385500000), 0x8000u);
-  EXPECT_EQ(ulid_tsid::ulid_fraction(1469918176385999999), 0xFFFFu);
-  EXPECT_EQ(ulid_tsid::ulid_fraction(1469918176385000015), 0u) << "one tick is 15.26 ns";
-  EXPECT_EQ(ulid_tsid::ulid_fraction(1469918176385000016), 1u);
+  EXPECT_EQ(Fraction(1469918176385000000), 0u);
+  EXPECT_EQ(Fraction(1469918176385500000), 0x8000u);
+  EXPECT_EQ(Fraction(1469918176385999999), 0xFFFFu);
+  EXPECT_EQ(Fraction(1469918176385000015), 0u) << "one tick is 15.26 ns";
+  EXPECT_EQ(Fraction(1469918176385000016), 1u);
 }
 
 // A simulated clock that stands still, steps back, jumps, and moves by less
@@ -199,10 +205,10 @@ TEST(UlidGenerator, StrictlyIncreasingUnderASimulatedClock) {
     }
     const Tail8 r = TailBytes(rng);
     std::uint8_t out[16];
-    ASSERT_EQ(g.next(now_ns / 1000000, ulid_tsid::ulid_fraction(now_ns), r.r, out), GenerateStatus::kOk);
+    ASSERT_EQ(g.next(now_ns / 1000000, Fraction(now_ns), r.r, out), GenerateStatus::kOk);
     ASSERT_EQ(std::memcmp(out + 8, r.r, 8), 0) << "low 8 bytes come from the random input";
     const std::uint64_t candidate =
-        static_cast<std::uint64_t>(now_ns / 1000000) << 16 | ulid_tsid::ulid_fraction(now_ns);
+        static_cast<std::uint64_t>(now_ns / 1000000) << 16 | Fraction(now_ns);
     const std::uint64_t want_high = candidate > last_high ? candidate : last_high + 1;
     ASSERT_EQ(High64(out), want_high) << "n=" << n;
     if (have_prev) ASSERT_GT(std::memcmp(out, prev, 16), 0) << "n=" << n;
@@ -275,10 +281,10 @@ TEST(UlidGenerator, NanosecondReadingsAroundBothEnds) {
   for (std::int64_t bad : {std::int64_t{-1}, std::int64_t{-500000}, std::int64_t{-1000000},
                            std::numeric_limits<std::int64_t>::min()}) {
     EXPECT_EQ(g.next_at(bad, r.r, out), GenerateStatus::kClockOutOfRange) << bad;
-    EXPECT_LT(ulid_tsid::ulid_fraction(bad), 0x10000u);
+    EXPECT_LT(Fraction(bad), 0x10000u);
   }
-  EXPECT_EQ(ulid_tsid::ulid_fraction(-1), 0xFFFFu) << "1 ns before a millisecond";
-  EXPECT_EQ(ulid_tsid::ulid_fraction(-500000), 0x8000u);
+  EXPECT_EQ(Fraction(-1), 0xFFFFu) << "1 ns before a millisecond";
+  EXPECT_EQ(Fraction(-500000), 0x8000u);
   ASSERT_EQ(g.next_at(0, r.r, out), GenerateStatus::kOk);
   EXPECT_EQ(High64(out), 1u) << "ms 0 (a fresh sequence never hands out tick 0)";
   ASSERT_EQ(g.next_at(1000000 + 500000, r.r, out), GenerateStatus::kOk);
