@@ -32,7 +32,7 @@ namespace {
 std::uint64_t claim_tick(std::int64_t now_ns) {
   std::uint64_t tick = 0;
   const GenerateStatus status = process_state().uuidv7.next_tick_at(now_ns, &tick);
-  if (unlikely(status != GenerateStatus::kOk)) report_generate_failure("uuidv7", status);
+  if (unlikely(status != GenerateStatus::kOk)) report_generate_failure("generate_uuidv7", status);
   return tick;
 }
 
