@@ -2,6 +2,7 @@
 #include "postgres_api.hpp"
 #include "settings.hpp"
 #include "shared_state.hpp"
+#include "time_predicates.hpp"
 
 extern "C" {
 #include "utils/guc.h"
@@ -23,4 +24,5 @@ extern "C" void _PG_init(void) {
   EmitWarningsOnPlaceholders("ulid_tsid");
 #endif
   if (process_shared_preload_libraries_in_progress) ulid_tsid::pg::request_shared_ticks();
+  ulid_tsid::pg::install_time_predicate_hook();
 }

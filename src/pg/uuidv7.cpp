@@ -22,6 +22,7 @@ PG_FUNCTION_INFO_V1(uuidv7_lower_bound);
 PG_FUNCTION_INFO_V1(uuidv7_upper_bound);
 PG_FUNCTION_INFO_V1(ulid_tsid_uuid_extract_timestamp);
 PG_FUNCTION_INFO_V1(ulid_tsid_uuid_extract_version);
+PG_FUNCTION_INFO_V1(uuidv7_timestamp);
 }
 
 using namespace ulid_tsid;
@@ -98,4 +99,14 @@ Datum ulid_tsid_uuid_extract_version(PG_FUNCTION_ARGS) {
   const std::uint8_t* uuid = PG_GETARG_UUID_P(0)->data;
   if (!is_rfc_variant(uuid)) PG_RETURN_NULL();
   PG_RETURN_INT16(static_cast<int16>(uuid[6] >> 4));
+}
+
+// The creation time of a version-7 UUID (RFC variant), to the millisecond; NULL
+// for any other UUID. Unlike uuid_extract_timestamp() it never reads a version-1
+// time, which does not follow byte order: so its time predicates can be turned
+// into index conditions on the uuid.
+Datum uuidv7_timestamp(PG_FUNCTION_ARGS) {
+  const std::uint8_t* uuid = PG_GETARG_UUID_P(0)->data;
+  if (!is_rfc_variant(uuid) || (uuid[6] >> 4) != 7) PG_RETURN_NULL();
+  PG_RETURN_TIMESTAMPTZ(timestamptz_from_unix_ms(static_cast<int64>(ulid_time_ms(uuid))));
 }

@@ -1,0 +1,147 @@
+-- Time predicates on a key use the key's index (btree and BRIN), with
+-- constants, parameters and stable expressions, and return exactly the rows a
+-- sequential scan returns: keys at both edges of their millisecond, times a
+-- microsecond either side of one, NULLs, non-v7 UUIDs, negative tsids, and
+-- times outside every key's range.
+SET TimeZone = 'UTC';
+SET client_min_messages = warning;
+SELECT setseed(0.15);
+
+CREATE TABLE planner_keys (u ulid, t tsid, v uuid);
+CREATE TEMP TABLE planner_ms AS
+SELECT DISTINCT ms FROM (
+  SELECT (extract(epoch FROM timestamptz '2026-11-30 12:00Z') * 1000)::int8 + (random() * 7200000)::int8 - 3600000 AS ms
+  FROM generate_series(1, 300)
+  UNION ALL  -- runs of neighbouring milliseconds
+  SELECT 1796040000000 + g FROM generate_series(0, 5) g
+  UNION ALL  -- the ends of the ranges: 1970, 2020 (tsid epoch), 2089 (tsid sign), 10889
+  SELECT unnest(ARRAY[0, 1, 1577836800000, 1577836800001, 1577836800000 + 2199023255551,
+                      1577836800000 + 2199023255552, 281474976710654, 281474976710655]::int8[])
+) s;
+CREATE FUNCTION planner_ts(ms int8) RETURNS timestamptz LANGUAGE sql IMMUTABLE
+  AS $$ SELECT to_timestamp(0) + ms * interval '1 millisecond' $$;
+CREATE FUNCTION planner_tail(n int) RETURNS bytea LANGUAGE sql VOLATILE
+  AS $$ SELECT substring(decode(md5(random()::text), 'hex') FROM 1 FOR n) $$;
+
+-- Per millisecond: the smallest, the largest and a random key of each kind.
+INSERT INTO planner_keys (u)
+SELECT k FROM planner_ms, LATERAL (VALUES
+  (ulid_lower_bound(planner_ts(ms))), (ulid_upper_bound(planner_ts(ms))),
+  (ulid_from_bytea(substring(ulid_to_bytea(ulid_lower_bound(planner_ts(ms))) FROM 1 FOR 6) || planner_tail(10)))) x(k);
+INSERT INTO planner_keys (t)
+SELECT k FROM planner_ms, LATERAL (VALUES
+  (tsid_lower_bound(planner_ts(ms))), (tsid_upper_bound(planner_ts(ms))),
+  ((tsid_lower_bound(planner_ts(ms))::int8 + (random() * 4194303)::int8)::tsid)) x(k)
+WHERE ms BETWEEN 1577836800000 AND 1577836800000 + 4398046511103;
+INSERT INTO planner_keys (v)
+SELECT k FROM planner_ms, LATERAL (VALUES
+  (uuidv7_lower_bound(planner_ts(ms))), (uuidv7_upper_bound(planner_ts(ms))),
+  -- rand_b's variant bits left random: a quarter are RFC version-7 UUIDs
+  (encode(substring(uuid_send(uuidv7_lower_bound(planner_ts(ms))) FROM 1 FOR 8) || planner_tail(8), 'hex')::uuid)) x(k);
+-- Negative tsids (a bigint key's negative values; TSIDs after 2089), other UUID
+-- versions, the extreme keys, NULLs.
+INSERT INTO planner_keys (t) VALUES ('-1'::int8::tsid), ('-9223372036854775808'::int8::tsid), ('-4194304'::int8::tsid),
+  ('0'::int8::tsid), ('9223372036854775807'::int8::tsid);
+INSERT INTO planner_keys (v) SELECT gen_random_uuid() FROM generate_series(1, 20);
+INSERT INTO planner_keys (v) VALUES ('00000000-0000-1000-8000-000000000000'), ('ffffffff-ffff-7fff-bfff-ffffffffffff'),
+  ('ffffffff-ffff-ffff-ffff-ffffffffffff'), ('00000000-0000-0000-0000-000000000000');
+INSERT INTO planner_keys (u) VALUES ('00000000000000000000000000'), ('7ZZZZZZZZZZZZZZZZZZZZZZZZZ');
+INSERT INTO planner_keys VALUES (NULL, NULL, NULL);
+CREATE INDEX planner_u ON planner_keys (u);
+CREATE INDEX planner_t ON planner_keys (t);
+CREATE INDEX planner_v ON planner_keys USING brin (v) WITH (pages_per_range = 1);
+ANALYZE planner_keys;
+
+-- The index conditions, as EXPLAIN shows them.
+SET enable_seqscan = off;
+SELECT regress_plan($$SELECT * FROM planner_keys WHERE ulid_timestamp(u) >= now() - interval '1 hour'$$);
+SELECT regress_plan($$SELECT * FROM planner_keys WHERE ulid_timestamp(u) BETWEEN '2026-11-30 10:00' AND '2026-11-30 11:00'$$);
+SELECT regress_plan($$SELECT * FROM planner_keys WHERE '2026-11-30 10:00:00.0005' = ulid_timestamp(u)$$);
+SELECT regress_plan($$SELECT * FROM planner_keys WHERE tsid_timestamp(t) < '2026-11-30 10:00'$$);
+SELECT regress_plan($$SELECT * FROM planner_keys WHERE tsid_timestamp(t) >= now() - interval '1 hour'$$);
+SELECT regress_plan($$SELECT * FROM planner_keys WHERE uuidv7_timestamp(v) > now() - interval '1 day'$$);
+SELECT regress_plan($$SELECT * FROM planner_keys WHERE ulid_timestamp(u) > 'infinity'$$);
+PREPARE planner_generic(timestamptz, timestamptz) AS
+  SELECT count(*) FROM planner_keys WHERE ulid_timestamp(u) BETWEEN $1 AND $2;
+SET plan_cache_mode = force_generic_plan;
+SELECT regress_plan($$EXECUTE planner_generic('2026-11-30 10:00', '2026-11-30 11:00')$$);
+RESET plan_cache_mode;
+RESET enable_seqscan;
+
+-- Every probe time, operator, key and form of the time (a constant, a
+-- parameter, a stable expression): the rows of an index scan, checked to be one
+-- by EXPLAIN, against those of a sequential scan.
+CREATE TEMP TABLE planner_probes AS
+SELECT planner_ts(ms) + d * interval '1 microsecond' AS probe
+FROM (SELECT ms FROM planner_ms ORDER BY ms LIMIT 12) m, unnest(ARRAY[-1000, -999, -1, 0, 1, 999]) d
+UNION ALL SELECT planner_ts(ms) + d * interval '1 microsecond' FROM (SELECT ms FROM planner_ms ORDER BY ms DESC LIMIT 2) m,
+  unnest(ARRAY[-1, 0, 1]) d
+UNION ALL SELECT unnest(ARRAY['-infinity', 'infinity', '1969-12-31 23:59:59.999999', '1900-01-01', '2019-12-31 23:59:59.9995',
+  '2089-09-06 15:47:35.551', '2089-09-06 15:47:35.552', '2159-05-15 07:35:11.103999', '2159-05-15 07:35:11.104',
+  '2500-01-01', '10889-08-02 05:31:50.655999', '10889-08-02 05:31:50.656', '294276-12-31 23:59:59.999999']::timestamptz[])
+UNION ALL SELECT NULL;
+
+-- The rows of `query` (a generic plan: $1 stays a parameter) and its plan.
+CREATE FUNCTION planner_rows(query text, probe timestamptz, index_scan bool, OUT n int8, OUT digest text, OUT plan text)
+LANGUAGE plpgsql AS $$
+DECLARE
+  line text;
+BEGIN
+  PERFORM set_config('enable_seqscan', (NOT index_scan)::text, true);
+  PERFORM set_config('enable_indexscan', index_scan::text, true);
+  PERFORM set_config('enable_bitmapscan', index_scan::text, true);
+  PERFORM set_config('plan_cache_mode', 'force_generic_plan', true);
+  EXECUTE 'PREPARE planner_query(timestamptz) AS SELECT count(k), '
+          'coalesce(md5(string_agg(k::text, '','' ORDER BY k::text)), '''') FROM (' || query || ') q(k)';
+  EXECUTE format('EXECUTE planner_query(%L)', probe) INTO n, digest;
+  plan := '';
+  FOR line IN EXECUTE format('EXPLAIN (COSTS OFF) EXECUTE planner_query(%L)', probe) LOOP
+    plan := plan || line || ' ';
+  END LOOP;
+  DEALLOCATE planner_query;
+END $$;
+
+CREATE TEMP TABLE planner_results AS
+SELECT key, op, form, p.probe, i.n AS index_rows, s.n AS seq_rows, i.digest = s.digest AS same, i.plan
+FROM planner_probes p,
+  (VALUES ('u', 'ulid_timestamp'), ('t', 'tsid_timestamp'), ('v', 'uuidv7_timestamp')) k(key, fn),
+  unnest(ARRAY['<', '<=', '=', '>=', '>', 'between']) op,
+  unnest(ARRAY['constant', 'parameter', 'stable']) form,
+  LATERAL (SELECT CASE form WHEN 'constant' THEN quote_nullable(p.probe) || '::timestamptz'
+                            WHEN 'parameter' THEN '$1'
+                            ELSE '($1 + (now() - now()))' END AS t) f,
+  LATERAL (SELECT format('SELECT %s FROM planner_keys WHERE %s', key,
+             CASE op WHEN 'between' THEN format('%s(%s) BETWEEN %s - interval ''1 ms'' AND %s', fn, key, f.t, f.t)
+                     ELSE format('%s(%s) %s %s', fn, key, op, f.t) END) AS query) q,
+  LATERAL planner_rows(q.query, p.probe, true) i,
+  LATERAL planner_rows(q.query, p.probe, false) s;
+
+-- Nothing differs, every "index" run used an index, and the probes found rows.
+SELECT key, op, form, probe, index_rows, seq_rows FROM planner_results WHERE NOT same OR index_rows <> seq_rows;
+-- (a NULL constant makes the whole condition a constant NULL: no scan at all)
+SELECT key, op, form, probe, plan FROM planner_results
+WHERE (plan !~ 'Index Cond' OR plan ~ 'Seq Scan') AND NOT (form = 'constant' AND probe IS NULL) LIMIT 5;
+SELECT DISTINCT plan ~ 'One-Time Filter: false' AS no_scan FROM planner_results WHERE form = 'constant' AND probe IS NULL;
+SELECT key, count(*) AS checks, sum(index_rows) > 0 AS found_rows, count(DISTINCT probe) AS probes
+FROM planner_results GROUP BY key ORDER BY key;
+-- Plans with a condition on the time that no key can meet, or every key meets.
+SELECT count(*) FILTER (WHERE seq_rows = 0) AS empty, count(*) FILTER (WHERE seq_rows > 0) AS not_empty
+FROM planner_results WHERE probe IN ('infinity', '-infinity');
+
+-- The clamped bounds never fail, and where the plain bounds exist they agree.
+SELECT ulid_lower_bound_clamped('-infinity') = '00000000000000000000000000' AS ulid_low,
+       ulid_upper_bound_clamped('infinity') = '7ZZZZZZZZZZZZZZZZZZZZZZZZZ' AS ulid_high,
+       tsid_lower_bound_clamped('1900-01-01')::int8 = 0 AS tsid_low,
+       tsid_upper_bound_clamped('3000-01-01')::int8 = 9223372036854775807 AS tsid_high,
+       uuidv7_lower_bound_clamped('-infinity') = uuidv7_lower_bound('1970-01-01Z') AS uuid_low,
+       uuidv7_upper_bound_clamped('infinity') = uuidv7_upper_bound('10889-08-02 05:31:50.655Z') AS uuid_high;
+SELECT count(*) FILTER (WHERE ulid_lower_bound_clamped(planner_ts(ms)) <> ulid_lower_bound(planner_ts(ms))
+                           OR ulid_upper_bound_clamped(planner_ts(ms)) <> ulid_upper_bound(planner_ts(ms))
+                           OR uuidv7_upper_bound_clamped(planner_ts(ms)) <> uuidv7_upper_bound(planner_ts(ms))) AS differ
+FROM planner_ms;
+SELECT uuidv7_timestamp('017f22e2-79b0-7cc3-98c4-dc0c0c07398f') AS v7,
+       uuidv7_timestamp('017f22e2-79b0-4cc3-98c4-dc0c0c07398f') AS v4,
+       uuidv7_timestamp('017f22e2-79b0-7cc3-c8c4-dc0c0c07398f') AS not_rfc_variant;
+
+DROP TABLE planner_keys;
+DROP FUNCTION planner_rows, planner_ts, planner_tail;

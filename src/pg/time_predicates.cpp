@@ -1,0 +1,277 @@
+// Time predicates on a key, as users write them (WHERE ulid_timestamp(id) >=
+// now() - interval '1 hour'), become index range scans on the key.
+//
+// Postgres asks a planner support function for index conditions only about a
+// clause whose operator (or boolean function) takes the indexed column itself
+// as an argument; here the operator is timestamptz's >=, whose argument is
+// ulid_timestamp(id), so no support function of ours is ever asked. Instead:
+//  - ulid_timestamp(), tsid_timestamp() and uuidv7_timestamp() carry a support
+//    function that answers SupportRequestSimplify by leaving the call as it is
+//    and noting its own OID. The planner calls it while it simplifies the
+//    query's expressions, which loads this library, so the hook below is in
+//    place before paths are built, even for the first query of a session.
+//  - A set_rel_pathlist_hook finds restriction clauses "time_fn(key) op t"
+//    (op one of < <= = >= >, either side, t free of the table's columns and
+//    of volatile functions), derives "key >= lower(t)", "key <= upper(t)" from
+//    the key's clamped bounds (planner_bounds.cpp), and builds the index paths
+//    again with those clauses added. The derived clauses only serve as index
+//    conditions: the time predicate stays in the plan as a filter, so rounding
+//    (keys hold milliseconds, timestamptz microseconds), clamping and NULLs
+//    are all decided by the predicate itself. A derived condition is a
+//    superset: it never drops a row the predicate keeps, and the bounds never
+//    raise an error.
+#include "postgres_api.hpp"
+
+extern "C" {
+#include "access/stratnum.h"
+#include "catalog/pg_am.h"
+#include "catalog/pg_type.h"
+#include "commands/defrem.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "nodes/pathnodes.h"
+#include "nodes/supportnodes.h"
+#include "optimizer/clauses.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/paths.h"
+#include "optimizer/restrictinfo.h"
+#include "parser/parse_func.h"
+#include "utils/lsyscache.h"
+}
+
+#include "time_predicates.hpp"
+
+extern "C" {
+PG_FUNCTION_INFO_V1(ulid_tsid_time_support);
+}
+
+namespace {
+
+// The OIDs of our support function seen in this backend (one per database the
+// backend has used it in is plenty; a re-created extension adds one).
+constexpr int kMaxSupportOids = 4;
+Oid g_support_oids[kMaxSupportOids];
+int g_support_oid_count = 0;
+
+set_rel_pathlist_hook_type g_previous_hook = nullptr;
+
+void note_support_oid(Oid oid) {
+  for (int i = 0; i < g_support_oid_count; ++i) {
+    if (g_support_oids[i] == oid) return;
+  }
+  if (g_support_oid_count < kMaxSupportOids) {
+    g_support_oids[g_support_oid_count++] = oid;
+  } else {
+    g_support_oids[kMaxSupportOids - 1] = oid;
+  }
+}
+
+bool is_our_time_function(Oid funcid) {
+  const RegProcedure support = get_func_support(funcid);
+  if (!OidIsValid(support)) return false;
+  for (int i = 0; i < g_support_oid_count; ++i) {
+    if (g_support_oids[i] == support) return true;
+  }
+  return false;
+}
+
+enum class KeyKind { kUlid, kTsid, kUuidv7 };
+
+// The call time_fn(key) if `node` is one: its key argument and the key's kind.
+bool match_time_call(Node* node, Node** key, KeyKind* kind) {
+  if (node == nullptr || !IsA(node, FuncExpr)) return false;
+  FuncExpr* call = reinterpret_cast<FuncExpr*>(node);
+  if (call->funcresulttype != TIMESTAMPTZOID || list_length(call->args) != 1) return false;
+  if (!is_our_time_function(call->funcid)) return false;
+  *key = static_cast<Node*>(linitial(call->args));
+  const Oid key_type = exprType(*key);
+  if (key_type == UUIDOID) {
+    *kind = KeyKind::kUuidv7;
+  } else if (get_typlen(key_type) == 16) {
+    *kind = KeyKind::kUlid;
+  } else if (get_typlen(key_type) == 8) {
+    *kind = KeyKind::kTsid;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// The btree strategy of a timestamptz comparison operator, else 0.
+int timestamptz_strategy(Oid opno) {
+  const Oid opclass = GetDefaultOpClass(TIMESTAMPTZOID, BTREE_AM_OID);
+  if (!OidIsValid(opclass)) return 0;
+  return get_op_opfamily_strategy(opno, get_opclass_family(opclass));
+}
+
+int commuted(int strategy) {
+  switch (strategy) {
+    case BTLessStrategyNumber: return BTGreaterStrategyNumber;
+    case BTLessEqualStrategyNumber: return BTGreaterEqualStrategyNumber;
+    case BTGreaterEqualStrategyNumber: return BTLessEqualStrategyNumber;
+    case BTGreaterStrategyNumber: return BTLessStrategyNumber;
+    default: return strategy;
+  }
+}
+
+// key_type's btree comparison operator of `strategy` (its default opclass's).
+Oid key_operator(Oid key_type, int strategy) {
+  const Oid opclass = GetDefaultOpClass(key_type, BTREE_AM_OID);
+  if (!OidIsValid(opclass)) return InvalidOid;
+  return get_opfamily_member(get_opclass_family(opclass), key_type, key_type, static_cast<int16>(strategy));
+}
+
+// The bound function `name`(timestamptz) in the time function's own schema.
+Oid bound_function(Oid time_funcid, const char* name) {
+  char* schema = get_namespace_name(get_func_namespace(time_funcid));
+  if (schema == nullptr) return InvalidOid;
+  const Oid arg_type = TIMESTAMPTZOID;
+  return LookupFuncName(lappend(lappend(NIL, makeString(schema)), makeString(pstrdup(name))), 1, &arg_type, true);
+}
+
+Expr* compare(Oid opno, Node* key, Expr* bound) {
+  return make_opclause(opno, BOOLOID, false, static_cast<Expr*>(copyObjectImpl(key)), bound, InvalidOid, InvalidOid);
+}
+
+// The index condition implied by "time_fn(key) <strategy> t", or null.
+Expr* derive_condition(Oid time_funcid, KeyKind kind, Node* key, int strategy, Node* t) {
+  const char* prefix = kind == KeyKind::kUlid ? "ulid" : (kind == KeyKind::kTsid ? "tsid" : "uuidv7");
+  const Oid key_type = exprType(key);
+  const Oid ge = key_operator(key_type, BTGreaterEqualStrategyNumber);
+  const Oid le = key_operator(key_type, BTLessEqualStrategyNumber);
+  const Oid lt = key_operator(key_type, BTLessStrategyNumber);
+  const Oid lower_fn = bound_function(time_funcid, psprintf("%s_lower_bound_clamped", prefix));
+  const Oid upper_fn = bound_function(time_funcid, psprintf("%s_upper_bound_clamped", prefix));
+  if (!OidIsValid(ge) || !OidIsValid(le) || !OidIsValid(lt) || !OidIsValid(lower_fn) || !OidIsValid(upper_fn)) {
+    return nullptr;
+  }
+  const bool wants_lower = strategy == BTGreaterStrategyNumber || strategy == BTGreaterEqualStrategyNumber ||
+                           strategy == BTEqualStrategyNumber;
+  const bool wants_upper = strategy == BTLessStrategyNumber || strategy == BTLessEqualStrategyNumber ||
+                           strategy == BTEqualStrategyNumber;
+  List* parts = NIL;
+  if (wants_lower) {
+    Expr* bound = reinterpret_cast<Expr*>(makeFuncExpr(lower_fn, key_type, lappend(NIL, copyObjectImpl(t)), InvalidOid,
+                                                       InvalidOid, COERCE_EXPLICIT_CALL));
+    parts = lappend(parts, compare(ge, key, bound));
+  }
+  if (wants_upper) {
+    Expr* bound = reinterpret_cast<Expr*>(makeFuncExpr(upper_fn, key_type, lappend(NIL, copyObjectImpl(t)), InvalidOid,
+                                                       InvalidOid, COERCE_EXPLICIT_CALL));
+    parts = lappend(parts, compare(le, key, bound));
+  }
+  if (parts == NIL) return nullptr;
+  Expr* range = list_length(parts) == 1 ? static_cast<Expr*>(linitial(parts)) : make_andclause(parts);
+  // A negative tsid sorts before every bound above yet has a time after 2089:
+  // wherever a late time can satisfy the predicate, such keys are added.
+  if (kind == KeyKind::kTsid && wants_lower) {
+    Expr* zero = reinterpret_cast<Expr*>(
+        makeConst(key_type, -1, InvalidOid, sizeof(int64), Int64GetDatum(0), false, FLOAT8PASSBYVAL));
+    range = make_orclause(lappend(lappend(NIL, range), compare(lt, key, zero)));
+  }
+  return range;
+}
+
+RestrictInfo* restrict_info(PlannerInfo* root, Expr* clause, const RestrictInfo* original) {
+#if PG_VERSION_NUM >= 140000
+  RestrictInfo* info = make_simple_restrictinfo(root, clause);
+#else
+  RestrictInfo* info = make_simple_restrictinfo(clause);
+#endif
+  info->security_level = original->security_level;
+  return info;
+}
+
+// Derived index conditions for the time predicates among `rel`'s restrictions.
+List* derived_conditions(PlannerInfo* root, RelOptInfo* rel) {
+  List* derived = NIL;
+  ListCell* cell;
+  foreach (cell, rel->baserestrictinfo) {
+    RestrictInfo* info = lfirst_node(RestrictInfo, cell);
+    if (info->pseudoconstant || !IsA(info->clause, OpExpr)) continue;
+    OpExpr* op = reinterpret_cast<OpExpr*>(info->clause);
+    if (list_length(op->args) != 2) continue;
+    Node* left = static_cast<Node*>(linitial(op->args));
+    Node* right = static_cast<Node*>(lsecond(op->args));
+    Node* key = nullptr;
+    KeyKind kind;
+    Node* t;
+    Node* call;
+    bool time_on_left;
+    if (match_time_call(left, &key, &kind)) {
+      call = left;
+      t = right;
+      time_on_left = true;
+    } else if (match_time_call(right, &key, &kind)) {
+      call = right;
+      t = left;
+      time_on_left = false;
+    } else {
+      continue;
+    }
+    if (exprType(t) != TIMESTAMPTZOID || contain_var_clause(t) || contain_volatile_functions(t) ||
+        contain_subplans(t)) {
+      continue;
+    }
+    int strategy = timestamptz_strategy(op->opno);
+    if (strategy == 0) continue;
+    if (!time_on_left) strategy = commuted(strategy);
+    Expr* condition = derive_condition(reinterpret_cast<FuncExpr*>(call)->funcid, kind, key, strategy, t);
+    if (condition == nullptr) continue;
+    condition = reinterpret_cast<Expr*>(eval_const_expressions(root, reinterpret_cast<Node*>(condition)));
+    // Index matching takes the conjuncts of a restriction one by one.
+    if (is_andclause(condition)) {
+      ListCell* part;
+      foreach (part, reinterpret_cast<BoolExpr*>(condition)->args) {
+        derived = lappend(derived, restrict_info(root, static_cast<Expr*>(lfirst(part)), info));
+      }
+    } else {
+      derived = lappend(derived, restrict_info(root, condition, info));
+    }
+  }
+  return derived;
+}
+
+void add_time_index_paths(PlannerInfo* root, RelOptInfo* rel, Index rti, RangeTblEntry* rte) {
+  if (g_previous_hook != nullptr) g_previous_hook(root, rel, rti, rte);
+  if (g_support_oid_count == 0 || rte->rtekind != RTE_RELATION || rel->indexlist == NIL) return;
+  if (rel->reloptkind != RELOPT_BASEREL && rel->reloptkind != RELOPT_OTHER_MEMBER_REL) return;
+  List* derived = derived_conditions(root, rel);
+  if (derived == NIL) return;
+  // The derived clauses take part in index matching only: the row estimate
+  // (already made) and the filter (the restrictions at plan creation) are the
+  // time predicates' own.
+  // Index matching reads each index's own copy of the restrictions
+  // (indrestrictinfo), OR clauses the relation's.
+  List* restrictions = rel->baserestrictinfo;
+  rel->baserestrictinfo = list_concat(list_copy(restrictions), derived);
+  ListCell* cell;
+  foreach (cell, rel->indexlist) {
+    IndexOptInfo* index = lfirst_node(IndexOptInfo, cell);
+    index->indrestrictinfo = list_concat(list_copy(index->indrestrictinfo), derived);
+  }
+  create_index_paths(root, rel);
+  foreach (cell, rel->indexlist) {
+    IndexOptInfo* index = lfirst_node(IndexOptInfo, cell);
+    index->indrestrictinfo = list_truncate(index->indrestrictinfo, list_length(index->indrestrictinfo) - list_length(derived));
+  }
+  rel->baserestrictinfo = restrictions;
+}
+
+}  // namespace
+
+namespace ulid_tsid::pg {
+
+void install_time_predicate_hook() {
+  g_previous_hook = set_rel_pathlist_hook;
+  set_rel_pathlist_hook = add_time_index_paths;
+}
+
+}  // namespace ulid_tsid::pg
+
+// Support function of the time functions: see the top of this file.
+Datum ulid_tsid_time_support(PG_FUNCTION_ARGS) {
+  Node* request = reinterpret_cast<Node*>(PG_GETARG_POINTER(0));
+  if (IsA(request, SupportRequestSimplify)) note_support_oid(fcinfo->flinfo->fn_oid);
+  PG_RETURN_POINTER(nullptr);
+}
