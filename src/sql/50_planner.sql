@@ -36,3 +36,27 @@ COMMENT ON FUNCTION ulid_tsid_time_support(internal) IS 'planner support of ulid
 ALTER FUNCTION ulid_timestamp(ulid) SUPPORT ulid_tsid_time_support;
 ALTER FUNCTION tsid_timestamp(tsid) SUPPORT ulid_tsid_time_support;
 ALTER FUNCTION uuidv7_timestamp(uuid) SUPPORT ulid_tsid_time_support;
+
+-- Estimates: <, <=, >, >= on ulid and tsid place a key inside its histogram
+-- bucket by its position (time first), as Postgres does for numbers, instead
+-- of taking half a bucket; without a histogram they are scalarltsel() & co.
+CREATE FUNCTION ulid_tsid_scalarltsel(internal, oid, internal, integer) RETURNS float8
+    AS 'MODULE_PATHNAME', 'ulid_tsid_scalarltsel' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ulid_tsid_scalarlesel(internal, oid, internal, integer) RETURNS float8
+    AS 'MODULE_PATHNAME', 'ulid_tsid_scalarlesel' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ulid_tsid_scalargtsel(internal, oid, internal, integer) RETURNS float8
+    AS 'MODULE_PATHNAME', 'ulid_tsid_scalargtsel' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ulid_tsid_scalargesel(internal, oid, internal, integer) RETURNS float8
+    AS 'MODULE_PATHNAME', 'ulid_tsid_scalargesel' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION ulid_tsid_scalarltsel(internal, oid, internal, integer) IS 'restriction selectivity of < on keys: interpolates inside histogram buckets by the key''s time';
+COMMENT ON FUNCTION ulid_tsid_scalarlesel(internal, oid, internal, integer) IS 'restriction selectivity of <= on keys: interpolates inside histogram buckets by the key''s time';
+COMMENT ON FUNCTION ulid_tsid_scalargtsel(internal, oid, internal, integer) IS 'restriction selectivity of > on keys: interpolates inside histogram buckets by the key''s time';
+COMMENT ON FUNCTION ulid_tsid_scalargesel(internal, oid, internal, integer) IS 'restriction selectivity of >= on keys: interpolates inside histogram buckets by the key''s time';
+ALTER OPERATOR < (ulid, ulid) SET (RESTRICT = ulid_tsid_scalarltsel);
+ALTER OPERATOR <= (ulid, ulid) SET (RESTRICT = ulid_tsid_scalarlesel);
+ALTER OPERATOR > (ulid, ulid) SET (RESTRICT = ulid_tsid_scalargtsel);
+ALTER OPERATOR >= (ulid, ulid) SET (RESTRICT = ulid_tsid_scalargesel);
+ALTER OPERATOR < (tsid, tsid) SET (RESTRICT = ulid_tsid_scalarltsel);
+ALTER OPERATOR <= (tsid, tsid) SET (RESTRICT = ulid_tsid_scalarlesel);
+ALTER OPERATOR > (tsid, tsid) SET (RESTRICT = ulid_tsid_scalargtsel);
+ALTER OPERATOR >= (tsid, tsid) SET (RESTRICT = ulid_tsid_scalargesel);
