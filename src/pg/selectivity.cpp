@@ -21,6 +21,7 @@ extern "C" {
 }
 
 #include "../core/key_position.hpp"
+#include "actual_endpoint.hpp"
 
 extern "C" {
 PG_FUNCTION_INFO_V1(ulid_tsid_scalarltsel);
@@ -30,6 +31,7 @@ PG_FUNCTION_INFO_V1(ulid_tsid_scalargesel);
 }
 
 using namespace ulid_tsid;
+using ulid_tsid::pg::actual_endpoint;
 
 namespace {
 
@@ -112,10 +114,20 @@ double histogram_selectivity_of(PlannerInfo* root, Oid operator_oid, List* args,
     ReleaseVariableStats(vardata);
     return -1.0;
   }
+  // A key in the first or last bucket, or beyond: the histogram's end there
+  // is replaced by the column's actual minimum or maximum where an index
+  // gives it, as Postgres does for its own types.
+  bool have_end = false;
+  const int n = histogram.nvalues;
+  KeyPosition near_end;
+  if (n > 2 && position_of(histogram.values[n - 2], vardata.atttype, &near_end) && key >= near_end) {
+    have_end = actual_endpoint(root, &vardata, histogram.staop, true, &histogram.values[n - 1]);
+  } else if (n > 2 && position_of(histogram.values[1], vardata.atttype, &near_end) && key <= near_end) {
+    have_end = actual_endpoint(root, &vardata, histogram.staop, false, &histogram.values[0]);
+  }
   bool outside = false;
-  const double below =
-      histogram.nvalues >= 2 ? histogram_fraction_below(histogram, vardata.atttype, key, &outside) : -1.0;
-  const int buckets = histogram.nvalues - 1;
+  const double below = n >= 2 ? histogram_fraction_below(histogram, vardata.atttype, key, &outside) : -1.0;
+  const int buckets = n - 1;
   free_attstatsslot(&histogram);
   if (below < 0.0) {
     ReleaseVariableStats(vardata);
@@ -124,7 +136,7 @@ double histogram_selectivity_of(PlannerInfo* root, Oid operator_oid, List* args,
   // "constant < column" asks for the rows above the constant.
   const bool wants_above = var_on_left ? is_greater : !is_greater;
   double histogram_selectivity = wants_above ? 1.0 - below : below;
-  if (outside) {
+  if (outside && !have_end) {
     // As Postgres does without fresh endpoints: beyond the histogram, trust
     // it to no finer than a hundredth of a bucket.
     const double cutoff = 0.01 / buckets;
