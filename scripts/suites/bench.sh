@@ -1,4 +1,4 @@
-# Benchmark smoke (sourced by scripts/test.sh): a short run of both benchmarks
+# Benchmark smoke (sourced by scripts/test.sh): a short run of the benchmarks
 # in test/bench/ into $LOGS/bench-smoke (never over the committed results),
 # checking that they run and write well-formed CSV with sane numbers.
 # One pass/fail per check.
@@ -60,5 +60,16 @@ for bench_f in "generate_ulid()" "generate_ulid_monotonic()" "generate_tsid()" "
   done
 done
 bench_check "generation_cost.md has a table" grep -q '^| preload' "$bench_out/generation_cost.md"
+
+# Row estimates (not timed): a small table, every key, window and anchor present,
+# and ulid and tsid within 3x of the actual count.
+ROWS=20000 DAYS=1 OUT_DIR="$bench_out" PORT=55458 NAME_PREFIX=smoke_est \
+  timeout 300 bash test/bench/estimates.sh >"$LOGS/bench-estimates.log" 2>&1
+bench_check "estimates.sh exit status (see $LOGS/bench-estimates.log)" test $? -eq 0
+bench_check "estimates.csv header" \
+  test "$(head -1 "$bench_out/estimates.csv" 2>/dev/null)" = "key,anchor,window,actual,estimate,off_by,core_estimate,core_off_by"
+bench_check "estimates.csv has 32 rows" test "$(tail -n +2 "$bench_out/estimates.csv" 2>/dev/null | wc -l)" -eq 32
+bench_check "ulid and tsid estimates within 3x" awk -F, 'NR > 1 && ($1 == "ulid" || $1 == "tsid") { n++; if ($6 > 3) bad++ }
+  END { exit !(n == 16 && bad == 0) }' "$bench_out/estimates.csv"
 
 tally bench "$bench_pass" "$bench_fail"
