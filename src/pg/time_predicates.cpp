@@ -25,6 +25,7 @@
 extern "C" {
 #include "access/stratnum.h"
 #include "catalog/pg_am.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "commands/defrem.h"
 #include "nodes/makefuncs.h"
@@ -234,7 +235,11 @@ List* derived_conditions(PlannerInfo* root, RelOptInfo* rel) {
 
 void add_time_index_paths(PlannerInfo* root, RelOptInfo* rel, Index rti, RangeTblEntry* rte) {
   if (g_previous_hook != nullptr) g_previous_hook(root, rel, rti, rte);
-  if (g_support_oid_count == 0 || rte->rtekind != RTE_RELATION || rel->indexlist == NIL) return;
+  // Plain tables and materialized views only: a partitioned or inheritance
+  // parent (rte->inh) is scanned through its children, which come here each,
+  // and its index list may hold partitioned indexes, which cannot be scanned.
+  if (g_support_oid_count == 0 || rte->rtekind != RTE_RELATION || rte->inh || rel->indexlist == NIL) return;
+  if (rte->relkind != RELKIND_RELATION && rte->relkind != RELKIND_MATVIEW) return;
   if (rel->reloptkind != RELOPT_BASEREL && rel->reloptkind != RELOPT_OTHER_MEMBER_REL) return;
   List* derived = derived_conditions(root, rel);
   if (derived == NIL) return;
