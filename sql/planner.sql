@@ -7,7 +7,7 @@ SET TimeZone = 'UTC';
 SET client_min_messages = warning;
 SELECT setseed(0.15);
 
-CREATE TABLE planner_keys (u ulid, t tsid, v uuid);
+CREATE TABLE planner_keys (u ulid, t tsid, v uuid, b bigint);
 CREATE TEMP TABLE planner_ms AS
 SELECT DISTINCT ms FROM (
   SELECT (extract(epoch FROM timestamptz '2026-11-30 12:00Z') * 1000)::int8 + (random() * 7200000)::int8 - 3600000 AS ms
@@ -46,9 +46,12 @@ INSERT INTO planner_keys (v) SELECT gen_random_uuid() FROM generate_series(1, 20
 INSERT INTO planner_keys (v) VALUES ('00000000-0000-1000-8000-000000000000'), ('ffffffff-ffff-7fff-bfff-ffffffffffff'),
   ('ffffffff-ffff-ffff-ffff-ffffffffffff'), ('00000000-0000-0000-0000-000000000000');
 INSERT INTO planner_keys (u) VALUES ('00000000000000000000000000'), ('7ZZZZZZZZZZZZZZZZZZZZZZZZZ');
-INSERT INTO planner_keys VALUES (NULL, NULL, NULL);
+-- A bigint key holding TSIDs: the same values.
+INSERT INTO planner_keys (b) SELECT t::int8 FROM planner_keys WHERE t IS NOT NULL;
+INSERT INTO planner_keys VALUES (NULL, NULL, NULL, NULL);
 CREATE INDEX planner_u ON planner_keys (u);
 CREATE INDEX planner_t ON planner_keys (t);
+CREATE INDEX planner_b ON planner_keys (b);
 CREATE INDEX planner_v ON planner_keys USING brin (v) WITH (pages_per_range = 1);
 ANALYZE planner_keys;
 
@@ -61,6 +64,8 @@ SELECT regress_plan($$SELECT * FROM planner_keys WHERE tsid_timestamp(t) < '2026
 SELECT regress_plan($$SELECT * FROM planner_keys WHERE tsid_timestamp(t) >= now() - interval '1 hour'$$);
 SELECT regress_plan($$SELECT * FROM planner_keys WHERE uuidv7_timestamp(v) > now() - interval '1 day'$$);
 SELECT regress_plan($$SELECT * FROM planner_keys WHERE ulid_timestamp(u) > 'infinity'$$);
+-- A bigint key read as a tsid: the conditions are on the bigint.
+SELECT regress_plan($$SELECT * FROM planner_keys WHERE tsid_timestamp(b::tsid) <= '2026-11-30 10:00'$$);
 PREPARE planner_generic(timestamptz, timestamptz) AS
   SELECT count(*) FROM planner_keys WHERE ulid_timestamp(u) BETWEEN $1 AND $2;
 SET plan_cache_mode = force_generic_plan;
@@ -104,7 +109,7 @@ END $$;
 CREATE TEMP TABLE planner_results AS
 SELECT key, op, form, p.probe, i.n AS index_rows, s.n AS seq_rows, i.digest = s.digest AS same, i.plan
 FROM planner_probes p,
-  (VALUES ('u', 'ulid_timestamp'), ('t', 'tsid_timestamp'), ('v', 'uuidv7_timestamp')) k(key, fn),
+  (VALUES ('u', 'ulid_timestamp'), ('t', 'tsid_timestamp'), ('v', 'uuidv7_timestamp'), ('b::tsid', 'tsid_timestamp')) k(key, fn),
   unnest(ARRAY['<', '<=', '=', '>=', '>', 'between']) op,
   unnest(ARRAY['constant', 'parameter', 'stable']) form,
   LATERAL (SELECT CASE form WHEN 'constant' THEN quote_nullable(p.probe) || '::timestamptz'

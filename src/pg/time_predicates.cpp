@@ -134,9 +134,24 @@ Expr* compare(Oid opno, Node* key, Expr* bound) {
   return make_opclause(opno, BOOLOID, false, static_cast<Expr*>(copyObjectImpl(key)), bound, InvalidOid, InvalidOid);
 }
 
+// bound_fn(t), relabeled to the key's type where that differs (tsid -> bigint).
+Expr* bound_call(Oid bound_fn, Oid bound_type, Oid key_type, Node* t) {
+  Expr* call = reinterpret_cast<Expr*>(
+      makeFuncExpr(bound_fn, bound_type, lappend(NIL, copyObjectImpl(t)), InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL));
+  if (key_type == bound_type) return call;
+  return reinterpret_cast<Expr*>(makeRelabelType(call, key_type, -1, InvalidOid, COERCE_IMPLICIT_CAST));
+}
+
 // The index condition implied by "time_fn(key) <strategy> t", or null.
 Expr* derive_condition(Oid time_funcid, KeyKind kind, Node* key, int strategy, Node* t) {
   const char* prefix = kind == KeyKind::kUlid ? "ulid" : (kind == KeyKind::kTsid ? "tsid" : "uuidv7");
+  const Oid bound_type = exprType(key);
+  // A bigint key read as a tsid (tsid_timestamp(id::tsid), the cast being a
+  // relabeling): the conditions go on the bigint, with bigint's operators.
+  if (kind == KeyKind::kTsid && IsA(key, RelabelType) &&
+      exprType(reinterpret_cast<Node*>(reinterpret_cast<RelabelType*>(key)->arg)) == INT8OID) {
+    key = reinterpret_cast<Node*>(reinterpret_cast<RelabelType*>(key)->arg);
+  }
   const Oid key_type = exprType(key);
   const Oid ge = key_operator(key_type, BTGreaterEqualStrategyNumber);
   const Oid le = key_operator(key_type, BTLessEqualStrategyNumber);
@@ -151,16 +166,8 @@ Expr* derive_condition(Oid time_funcid, KeyKind kind, Node* key, int strategy, N
   const bool wants_upper = strategy == BTLessStrategyNumber || strategy == BTLessEqualStrategyNumber ||
                            strategy == BTEqualStrategyNumber;
   List* parts = NIL;
-  if (wants_lower) {
-    Expr* bound = reinterpret_cast<Expr*>(makeFuncExpr(lower_fn, key_type, lappend(NIL, copyObjectImpl(t)), InvalidOid,
-                                                       InvalidOid, COERCE_EXPLICIT_CALL));
-    parts = lappend(parts, compare(ge, key, bound));
-  }
-  if (wants_upper) {
-    Expr* bound = reinterpret_cast<Expr*>(makeFuncExpr(upper_fn, key_type, lappend(NIL, copyObjectImpl(t)), InvalidOid,
-                                                       InvalidOid, COERCE_EXPLICIT_CALL));
-    parts = lappend(parts, compare(le, key, bound));
-  }
+  if (wants_lower) parts = lappend(parts, compare(ge, key, bound_call(lower_fn, bound_type, key_type, t)));
+  if (wants_upper) parts = lappend(parts, compare(le, key, bound_call(upper_fn, bound_type, key_type, t)));
   if (parts == NIL) return nullptr;
   Expr* range = list_length(parts) == 1 ? static_cast<Expr*>(linitial(parts)) : make_andclause(parts);
   // A negative tsid sorts before every bound above yet has a time after 2089:
