@@ -137,29 +137,37 @@ public class JdbcClient {
             });
         }
 
+        String url = baseUrl();
+        Properties props = new Properties();
+        props.setProperty("user", env("PGUSER", "postgres"));
         // README pgjdbc: begin
-        Connection conn = connect("?stringtype=unspecified");   // the server types String parameters
+        // stringtype=unspecified: the server gives String parameters their type
+        Connection conn = DriverManager.getConnection(url + "?stringtype=unspecified", props);
+        // leave binaryTransferEnable without ulid and tsid: pgjdbc reads them as text only
         // README pgjdbc: end
 
         String id = null, tid = null;
         long tidLong = 0;
         UUID idUuid = null;
         try {
-            // README pgjdbc-usage: begin
+            // README pgjdbc-read: begin
             PreparedStatement insert = conn.prepareStatement(
                 "INSERT INTO orders (item) VALUES (?) RETURNING id, tid, id::uuid, tid::bigint");
             insert.setString(1, "book");
             ResultSet rs = insert.executeQuery();
             rs.next();
-            id = rs.getString(1);          // "01M8PZ...": 26 characters
-            tid = rs.getString(2);         // "0SCZ3795C0008": 13 characters
-            idUuid = rs.getObject(3, UUID.class);
-            tidLong = rs.getLong(4);       // 915268788478279683
+            String bookId = rs.getString(1);           // "01M8PZ...": 26 characters
+            String bookTid = rs.getString(2);          // "0SCZ3795C0008": 13 characters
+            UUID bookUuid = rs.getObject(3, UUID.class);
+            long bookTidLong = rs.getLong(4);          // 915268788478279683
+            // README pgjdbc-read: end
+            id = bookId; tid = bookTid; idUuid = bookUuid; tidLong = bookTidLong;
+            // README pgjdbc-find: begin
             PreparedStatement find = conn.prepareStatement("SELECT item FROM orders WHERE id = ? AND tid = ?");
-            find.setString(1, id);         // or find.setObject(1, idUuid): a UUID compares with a ulid
-            find.setLong(2, tidLong);      // or find.setString(2, tid)
+            find.setString(1, bookId);                 // or setObject(1, bookUuid): a UUID compares with a ulid
+            find.setLong(2, bookTidLong);              // or setString(2, bookTid)
             ResultSet found = find.executeQuery();
-            // README pgjdbc-usage: end
+            // README pgjdbc-find: end
             ok(found.next() && "book".equals(found.getString(1)), "setString(ulid) and setLong(tsid) find the row", null);
         } catch (SQLException e) {
             ok(false, "the README's usage lines run", e.getSQLState() + " " + e.getMessage());

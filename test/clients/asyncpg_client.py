@@ -8,7 +8,7 @@ import uuid
 
 import asyncpg
 
-from checks import Checks, crockford_to_int, dsn_from_env, int_to_crockford, main_guard, tsid_text_to_int8
+from checks import Checks, crockford_to_int, int_to_crockford, main_guard, tsid_text_to_int8
 
 # README asyncpg: begin
 async def init_ulid_tsid(conn):
@@ -16,11 +16,6 @@ async def init_ulid_tsid(conn):
     await conn.set_builtin_type_codec("ulid", codec_name="uuid")
     await conn.set_builtin_type_codec("tsid", codec_name="int8")
 # README asyncpg: end
-
-
-def connect_args():
-    env = dsn_from_env()
-    return {"host": env.get("host"), "port": env.get("port"), "user": env.get("user"), "database": env.get("dbname")}
 
 
 async def expect_failure(t, what, coro):
@@ -41,7 +36,7 @@ async def check(t, what, coro, expected):
 
 
 async def amain(t):
-    plain = await asyncpg.connect(**connect_args())
+    plain = await asyncpg.connect()
     await plain.execute("DROP TABLE IF EXISTS orders, ku, ku_copy")
     await plain.execute("""CREATE TABLE orders (id ulid PRIMARY KEY DEFAULT generate_ulid(),
                                                 tid tsid UNIQUE DEFAULT generate_tsid(), item text)""")
@@ -64,7 +59,7 @@ async def amain(t):
     await plain.close()
 
     # README asyncpg-usage: begin
-    conn = await asyncpg.connect(**connect_args())   # or asyncpg.create_pool(init=init_ulid_tsid)
+    conn = await asyncpg.connect()   # or asyncpg.create_pool(init=init_ulid_tsid)
     await init_ulid_tsid(conn)
     row = await conn.fetchrow("INSERT INTO orders (item) VALUES ('pen') RETURNING id, tid")
     # <Record id=UUID('0190...') tid=915268788478279683>

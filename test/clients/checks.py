@@ -2,7 +2,6 @@
 lines that scripts/suites/clients.sh counts, and an independent Crockford
 base32 decoder so that text and binary results can be compared bit for bit
 without asking the extension."""
-import os
 import sys
 import traceback
 
@@ -69,8 +68,3 @@ def main_guard(checks, body):
         checks.error("the program ran to its end", exc)
     checks.done()
 
-
-def dsn_from_env():
-    return {k: os.environ[v] for k, v in
-            (("host", "PGHOST"), ("port", "PGPORT"), ("user", "PGUSER"), ("dbname", "PGDATABASE"))
-            if v in os.environ}

@@ -8,7 +8,7 @@ import uuid
 import psycopg
 from psycopg.types.composite import CompositeInfo, register_composite
 
-from checks import Checks, crockford_to_int, dsn_from_env, int_to_crockford, main_guard, tsid_text_to_int8
+from checks import Checks, crockford_to_int, int_to_crockford, main_guard, tsid_text_to_int8
 
 # README psycopg: begin
 from psycopg.types import TypeInfo
@@ -40,7 +40,7 @@ def check_index(t, conn, what, query, params):
 
 
 def body(t):
-    conn = psycopg.connect(**dsn_from_env(), autocommit=True)
+    conn = psycopg.connect(autocommit=True)   # PGHOST, PGPORT, ... as libpq reads them
     conn.execute("DROP TABLE IF EXISTS orders, ku, bag")
 
     found = None

@@ -76,17 +76,20 @@ async function checkClient(t, client) {
   const uuidString = '01890a5d-ac96-774b-bcce-b302099a8057';
   await client.query("INSERT INTO orders (id, item) VALUES ('01890a5d-ac96-774b-bcce-b302099a8057'::uuid, 'from uuid')");
 
-  let row; let found;
+  let row; let found;   // what the README's lines below made
   try {
-    // README node-postgres-usage: begin
+    // README node-postgres-read: begin
     await registerUlidTsid(client);
-    ({ rows: [row] } = await client.query("INSERT INTO orders (item) VALUES ('book') RETURNING id, tid"));
+    const { rows: [book] } = await client.query("INSERT INTO orders (item) VALUES ('book') RETURNING id, tid");
     // { id: '01M8PZ...', tid: 915268788478279683n }
-    found = await client.query('SELECT item FROM orders WHERE id = $1 AND tid = $2::bigint', [row.id, row.tid]);
+    // README node-postgres-read: end
+    row = book;
+    // README node-postgres-find: begin
+    found = await client.query('SELECT item FROM orders WHERE id = $1 AND tid = $2::bigint', [book.id, book.tid]);
     // a BigInt goes in through $2::bigint: a bare $2 sends its decimal text, which tsid refuses
     await client.query('SELECT item FROM orders WHERE id = $1::uuid', [uuidString]);
     // a uuid string compares as a uuid
-    // README node-postgres-usage: end
+    // README node-postgres-find: end
   } catch (err) {
     t.error("the README's usage lines run", err);
   }
