@@ -19,7 +19,7 @@
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-SUITES=" ${SUITES:-unit sanitizers fuzz regress upgrade concurrency tap bench crossversion} "
+SUITES=" ${SUITES:-unit sanitizers fuzz regress upgrade concurrency tap clients bench crossversion} "
 PG_MAJORS="${PG_MAJORS:-13 18 15}"
 EXTRA_MAJORS="${EXTRA_MAJORS-17 19}"
 LOGS="$ROOT/.cluster/logs"
@@ -76,7 +76,7 @@ source scripts/cluster.sh
 for suite in unit sanitizers fuzz; do run_suite "$suite"; done
 
 server_suites=0
-for s in regress upgrade concurrency tap bench crossversion; do wanted "$s" && server_suites=1; done
+for s in regress upgrade concurrency tap clients bench crossversion; do wanted "$s" && server_suites=1; done
 majors="$PG_MAJORS"
 if [ "$server_suites" = 1 ]; then
   for major in $EXTRA_MAJORS; do
@@ -101,7 +101,7 @@ for major in $majors; do
   export PATH="$PGBIN:$ORIGINAL_PATH"
   echo "   $("$PG_CONFIG" --version) at $PG_CONFIG"
   build_for "$major" || continue
-  for suite in regress upgrade concurrency tap; do run_suite "$suite"; done
+  for suite in regress upgrade concurrency tap clients; do run_suite "$suite"; done
   # The benchmark scripts measure the system's server.
   [ "$major" = 15 ] && run_suite bench
 done

@@ -168,9 +168,11 @@ public class JdbcClient {
             find.setLong(2, bookTidLong);              // or setString(2, bookTid)
             ResultSet found = find.executeQuery();
             // README pgjdbc-find: end
+            ok(true, "the README's usage lines run", null);
             ok(found.next() && "book".equals(found.getString(1)), "setString(ulid) and setLong(tsid) find the row", null);
         } catch (SQLException e) {
             ok(false, "the README's usage lines run", e.getSQLState() + " " + e.getMessage());
+            ok(false, "setString(ulid) and setLong(tsid) find the row", null);
         }
         ok(id != null && id.length() == 26 && idUuid != null
            && crockford(id).equals(new BigInteger(idUuid.toString().replace("-", ""), 16)),

@@ -62,7 +62,7 @@ async def amain(t):
     conn = await asyncpg.connect()   # or asyncpg.create_pool(init=init_ulid_tsid)
     await init_ulid_tsid(conn)
     row = await conn.fetchrow("INSERT INTO orders (item) VALUES ('pen') RETURNING id, tid")
-    # <Record id=UUID('0190...') tid=915268788478279683>
+    # <Record id=UUID('01a22df3-...') tid=915268788478279683>
     await conn.fetchval("SELECT item FROM orders WHERE id = $1 AND tid = $2", row["id"], row["tid"])
     await conn.copy_records_to_table("ku", records=[(row["id"], row["tid"])])
     # README asyncpg-usage: end

@@ -61,6 +61,8 @@ def body(t):
         # README psycopg2-usage: end
     except psycopg2.Error as exc:
         t.error("the README's usage lines run", exc)
+    else:
+        t.ok(True, "the README's usage lines run")
     cur = conn.cursor()
     cur.execute("SELECT id::uuid, tid::bigint FROM orders WHERE item = 'book'")
     as_uuid, as_int = cur.fetchone()

@@ -52,12 +52,14 @@ def body(t):
         text_row = conn.execute("INSERT INTO orders (item) VALUES ('book') RETURNING id, tid").fetchone()
         # ('01M8...', '0SCZ...'): text format, the Crockford strings
         binary_row = conn.cursor(binary=True).execute("SELECT id, tid FROM orders").fetchone()
-        # (UUID('0190...'), 915268788478279683): uuid.UUID and int
+        # (UUID('01a22df3-...'), 915268788478279683): uuid.UUID and int
         found = conn.execute("SELECT item FROM orders WHERE id = %s AND tid = %s", binary_row).fetchone()
         # a uuid.UUID and an int as parameters: the index is used
         # README psycopg-usage: end
     except psycopg.Error as exc:
         t.error("the README's usage lines run", exc)
+    else:
+        t.ok(True, "the README's usage lines run")
 
     t.ok(isinstance(text_row[0], str) and len(text_row[0]) == 26, "default ulid read in text format is its 26-char string", text_row)
     t.ok(isinstance(text_row[1], str) and len(text_row[1]) == 13, "default tsid read in text format is its 13-char string", text_row)
