@@ -41,7 +41,7 @@ def check_index(t, conn, what, query, params):
 
 def body(t):
     conn = psycopg.connect(autocommit=True)   # PGHOST, PGPORT, ... as libpq reads them
-    conn.execute("DROP TABLE IF EXISTS orders, ku, bag")
+    conn.execute("DROP TABLE IF EXISTS lines, orders, ku, bag")
 
     found = None
     try:
@@ -134,6 +134,21 @@ def body(t):
         copy.set_types(["ulid", "tsid"])
         got = sorted(copy.rows())
     t.ok(got == sorted(ids), "COPY TO STDOUT (FORMAT BINARY) reads them back", got)
+
+    # Existing uuid and bigint columns may reference the keys; a client's
+    # uuid.UUID and int fill them.
+    try:
+        conn.execute("CREATE TABLE lines (order_id uuid REFERENCES orders (id), order_tid bigint REFERENCES orders (tid))")
+        conn.execute("INSERT INTO lines VALUES (%s, %s)", ids[0])
+        t.ok(conn.execute("SELECT count(*) FROM lines JOIN orders ON id = order_id AND tid = order_tid").fetchone() == (1,),
+             "uuid and bigint foreign keys to ulid and tsid keys take uuid.UUID and int values")
+        try:
+            conn.execute("INSERT INTO lines VALUES (%s, NULL)", [uuid.UUID(int=1)])
+            t.ok(False, "a uuid.UUID with no matching ulid is refused (23503)", "accepted")
+        except psycopg.errors.ForeignKeyViolation:
+            t.ok(True, "a uuid.UUID with no matching ulid is refused (23503)")
+    except psycopg.Error as exc:
+        t.error("uuid and bigint foreign keys to ulid and tsid keys take uuid.UUID and int values", exc)
 
     # A timestamp parameter as a key bound (timestamptz -> ulid and -> tsid).
     since = datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(hours=1)
