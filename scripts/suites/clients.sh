@@ -27,18 +27,22 @@ clients_npm() {
     cp "$dir/package-lock.json" "$stamp"
 }
 
-clients_run() {  # clients_run NAME COMMAND...: in test/clients, its output in $LOGS
+# clients_run NAME COMMAND...: runs in test/clients against a database of its
+# own with the extension (the programs' table names may repeat), output in $LOGS.
+clients_run() {
   local name="$1" log="$LOGS/clients-$1${PG_LABEL:+-${PG_LABEL// /}}.log" rc start=$SECONDS
+  local db="clients_${1//-/_}"
   shift
-  (cd "$clients_dir" && timeout 300 "$@") >"$log" 2>&1
+  psql -qX -v ON_ERROR_STOP=1 -c "CREATE DATABASE $db" >"$log" 2>&1 &&
+    psql -qX -v ON_ERROR_STOP=1 -d "$db" -c "CREATE EXTENSION ulid_tsid" >>"$log" 2>&1 &&
+    (cd "$clients_dir" && PGDATABASE="$db" timeout 300 "$@") >>"$log" 2>&1
   rc=$?
   echo "   ($name: $((SECONDS - start)) s)"
   clients_count "$name" "$log" "$rc"
 }
 
-clients_run readme /usr/bin/python3 readme_recipes.py
 cluster_start clients "$clients_port" "listen_addresses = '127.0.0.1'"
-psql -qX -v ON_ERROR_STOP=1 -c "CREATE EXTENSION ulid_tsid" >/dev/null
+clients_run readme /usr/bin/python3 readme_recipes.py
 # Debian's python3, which sees Debian's python3-psycopg and friends.
 clients_run psycopg /usr/bin/python3 psycopg_client.py
 clients_run psycopg2 /usr/bin/python3 psycopg2_client.py
