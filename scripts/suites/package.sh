@@ -51,7 +51,9 @@ pkg_install_sums() {
 pkg_saved="$pkg_out/saved-install"
 pkg_saved_sums=$(pkg_install_sums)
 mkdir -p "$pkg_saved"
-pkg_installed_files | while read -r f; do cp -a --parents "$f" "$pkg_saved/"; done
+pkg_installed_files | while read -r f; do find "$f" -type f; done | while read -r f; do
+  mkdir -p "$pkg_saved${f%/*}" && cp -a "$f" "$pkg_saved$f"
+done
 
 echo "-- versions"
 bash scripts/check-versions.sh >"$pkg_out/versions.log" 2>&1
