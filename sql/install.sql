@@ -27,18 +27,20 @@ WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid_tsid')
   AND p.oid NOT IN (SELECT oprcode FROM pg_operator)
   AND p.oid NOT IN (SELECT typinput FROM pg_type UNION SELECT typoutput FROM pg_type
                     UNION SELECT typreceive FROM pg_type UNION SELECT typsend FROM pg_type)
-ORDER BY 1::text;
+ORDER BY p.oid::regprocedure::text;
 
 -- Shared by the suites that follow: an error as SQLSTATE, message and detail.
-CREATE FUNCTION regress_try(query text) RETURNS text LANGUAGE plpgsql AS $$
+CREATE FUNCTION regress_try(query text, with_hint bool DEFAULT false) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
   detail text;
+  hint text;
 BEGIN
   EXECUTE query;
   RETURN 'ok';
 EXCEPTION WHEN others THEN
-  GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
-  RETURN SQLSTATE || ': ' || SQLERRM || coalesce(' | ' || nullif(detail, ''), '');
+  GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL, hint = PG_EXCEPTION_HINT;
+  RETURN SQLSTATE || ': ' || SQLERRM || coalesce(' | ' || nullif(detail, ''), '')
+         || CASE WHEN with_hint THEN coalesce(' | HINT: ' || nullif(hint, ''), '') ELSE '' END;
 END $$;
 
 -- EXPLAIN (COSTS OFF) without what differs between server versions and says

@@ -59,4 +59,23 @@ SELECT tableoid::regclass AS part FROM ev_now;
 EXPLAIN (COSTS OFF) SELECT * FROM ev_now WHERE id >= ulid_lower_bound(now() - interval '2 days');
 
 DROP TABLE ev_ulid, ev_tsid, ev_bigint, ev_uuid, ev_now;
+
+-- Tools that make time partitions of a key (Citus's create_time_partitions)
+-- cast both ways between the key and timestamptz. The round trips they rely
+-- on: a millisecond timestamp comes back unchanged; a key comes back as the
+-- smallest key of its millisecond, never above itself; a timestamp inside a
+-- millisecond maps to that millisecond's first key.
+SELECT count(*) AS timestamps,
+  count(*) FILTER (WHERE t::ulid::timestamptz <> t) AS ulid_ms_changed,
+  count(*) FILTER (WHERE t::tsid::timestamptz <> t) AS tsid_ms_changed,
+  count(*) FILTER (WHERE (t + interval '999 microseconds')::ulid <> t::ulid
+                      OR (t + interval '999 microseconds')::tsid <> t::tsid) AS sub_ms_moved,
+  count(*) FILTER (WHERE (t + interval '1 millisecond')::ulid <= t::ulid
+                      OR (t + interval '1 millisecond')::tsid <= t::tsid) AS next_ms_not_after
+FROM (SELECT timestamptz '2020-01-01 00:00:00Z' + n * interval '7777777 milliseconds' AS t
+      FROM generate_series(0, 5000) n) s;
+SELECT count(*) AS keys,
+  count(*) FILTER (WHERE k::timestamptz::ulid > k OR k::timestamptz::ulid <> ulid_lower_bound(ulid_timestamp(k))) AS ulid_bad,
+  count(*) FILTER (WHERE kt::timestamptz::tsid > kt OR kt::timestamptz::tsid <> tsid_lower_bound(tsid_timestamp(kt))) AS tsid_bad
+FROM (SELECT generate_ulid() AS k, generate_tsid() AS kt FROM generate_series(1, 2000)) s;
 RESET timezone;

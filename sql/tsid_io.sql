@@ -13,9 +13,15 @@ SELECT tsid_node('0EP7TRC000402', 12), tsid_counter('0EP7TRC000402', 12), tsid_n
 SELECT tsid_timestamp(((((extract(epoch FROM timestamptz '2025-06-01 12:34:56.789Z') * 1000)::bigint
                          - 1577836800000) << 22) | 4095)::tsid);
 
--- Case-insensitive, Crockford aliases; shorter text reads as if leading zeros were dropped.
-SELECT '0ep7trc000402'::tsid, 'OEP7TRCOOO4O2'::tsid, 'EP7TRC000402'::tsid;
-SELECT '1'::tsid, '1'::tsid::bigint, 'Z'::tsid::bigint, 'i'::tsid::bigint, 'L'::tsid::bigint;
+-- Case-insensitive, Crockford aliases; exactly 13 characters, as tsid-creator's TSID.from.
+SELECT '0ep7trc000402'::tsid, 'OEP7TRCOOO4O2'::tsid;
+SELECT '0000000000001'::tsid::bigint, '000000000000Z'::tsid::bigint, '000000000000i'::tsid::bigint,
+       '000000000000L'::tsid::bigint;
+-- 0.2.0 read shorter text as if leading zeros were dropped, so '12345' became
+-- 1117317. Shorter text is refused now, and decimal text gets a hint.
+SELECT regress_try(format('SELECT %L::tsid', t), true) FROM (VALUES
+  ('EP7TRC000402'), ('1'), ('12345'), ('915268788478279683'), ('-1'), ('+42')) v(t);
+SELECT '915268788478279683'::bigint::tsid, '915268788478279683'::bigint::tsid::bigint;
 SELECT '0000000000000'::tsid::bigint, '7ZZZZZZZZZZZZ'::tsid::bigint;
 -- The full 64 bits: the sign bit set reads as a negative bigint, order stays signed.
 SELECT '8000000000000'::tsid::bigint, 'FZZZZZZZZZZZZ'::tsid::bigint, (-1)::bigint::tsid;
@@ -39,9 +45,16 @@ SELECT tsid_send('0EP7TRC000402') = int8send(529448671641604098);
 -- Casts: bigint <-> tsid binary-coercible, assignment both ways; text; timestamptz.
 SELECT castsource::regtype, casttarget::regtype, castcontext, castmethod FROM pg_cast
 WHERE (castsource, casttarget) IN (('tsid'::regtype, 'int8'::regtype), ('int8'::regtype, 'tsid'::regtype))
-ORDER BY 1::text;
+ORDER BY castsource::regtype::text;
 SELECT '0EP7TRC000402'::tsid::text, '0EP7TRC000402'::text::tsid, '0EP7TRC000402'::tsid::timestamptz;
-SELECT regress_try($$SELECT '0EP7TRC000402'::tsid = 529448671641604098::bigint$$);
+SELECT '0EP7TRC000402'::tsid = 529448671641604098::bigint, 529448671641604098 = '0EP7TRC000402'::tsid;
+-- timestamptz -> tsid: the smallest tsid of the millisecond, like timestamptz -> ulid.
+SELECT '2024-01-01 00:00:00.0009Z'::timestamptz::tsid = tsid_lower_bound('2024-01-01 00:00:00Z'),
+       '2024-01-01 00:00:00.0009Z'::timestamptz::tsid::timestamptz;
+SELECT regress_try(format('SELECT %L::timestamptz::tsid', t)) FROM (VALUES
+  ('2019-12-31 23:59:59.999Z'), ('2159-05-15 07:35:11.104Z'), ('infinity')) v(t);
+SELECT castcontext, castmethod, castfunc::regproc FROM pg_cast
+WHERE castsource = 'timestamptz'::regtype AND casttarget = 'tsid'::regtype;
 
 -- Bounds of a millisecond, and their errors.
 SELECT tsid_lower_bound('2024-01-01 00:00:00.0009Z'), tsid_upper_bound('2024-01-01 00:00:00Z');

@@ -7,6 +7,7 @@ SELECT am.amname, opc.opcname, opc.opcdefault,
        array_agg(ap.amprocnum || ':' || ap.amproc::regproc ORDER BY ap.amprocnum) AS support
 FROM pg_opclass opc JOIN pg_am am ON am.oid = opc.opcmethod
 JOIN pg_amproc ap ON ap.amprocfamily = opc.opcfamily
+  AND ap.amproclefttype = opc.opcintype AND ap.amprocrighttype = opc.opcintype
 WHERE opc.opcintype = 'tsid'::regtype GROUP BY 1, 2, 3 ORDER BY 1;
 
 -- Order is that of the signed bigint.

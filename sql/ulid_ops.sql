@@ -19,6 +19,7 @@ SELECT am.amname, opc.opcname, opc.opcdefault,
 FROM pg_opclass opc
 JOIN pg_am am ON am.oid = opc.opcmethod
 JOIN pg_amproc ap ON ap.amprocfamily = opc.opcfamily
+  AND ap.amproclefttype = opc.opcintype AND ap.amprocrighttype = opc.opcintype
 WHERE opc.opcintype = 'ulid'::regtype GROUP BY 1, 2, 3 ORDER BY 1;
 
 CREATE TABLE ulid_ops_t (id ulid PRIMARY KEY, n int);

@@ -2,3 +2,674 @@
 -- whole difference, and scripts/suites/upgrade.sh proves that an updated
 -- database equals a fresh 0.3.0 install.
 \echo Use "ALTER EXTENSION ulid_tsid UPDATE TO '0.3.0'" to load this file. \quit
+
+-- ---------------------------------------------------------------------------
+-- Every member object gets a comment (issue 12): the ones 0.2.0 left without.
+-- ---------------------------------------------------------------------------
+COMMENT ON FUNCTION ulid_in(cstring) IS 'ulid input: 26 Crockford base32 characters';
+COMMENT ON FUNCTION ulid_out(ulid) IS 'ulid output: 26 upper-case Crockford base32 characters';
+COMMENT ON FUNCTION ulid_recv(internal) IS 'ulid binary input: 16 big-endian bytes (uuid''s)';
+COMMENT ON FUNCTION ulid_send(ulid) IS 'ulid binary output: 16 big-endian bytes (uuid''s)';
+COMMENT ON TYPE ulid[] IS 'array of ulid';
+COMMENT ON FUNCTION ulid_eq(ulid, ulid) IS 'implementation of = for ulid (uuid''s)';
+COMMENT ON FUNCTION ulid_ne(ulid, ulid) IS 'implementation of <> for ulid (uuid''s)';
+COMMENT ON FUNCTION ulid_lt(ulid, ulid) IS 'implementation of < for ulid (uuid''s)';
+COMMENT ON FUNCTION ulid_le(ulid, ulid) IS 'implementation of <= for ulid (uuid''s)';
+COMMENT ON FUNCTION ulid_gt(ulid, ulid) IS 'implementation of > for ulid (uuid''s)';
+COMMENT ON FUNCTION ulid_ge(ulid, ulid) IS 'implementation of >= for ulid (uuid''s)';
+COMMENT ON OPERATOR = (ulid, ulid) IS 'equal';
+COMMENT ON OPERATOR <> (ulid, ulid) IS 'not equal';
+COMMENT ON OPERATOR < (ulid, ulid) IS 'less than';
+COMMENT ON OPERATOR <= (ulid, ulid) IS 'less than or equal';
+COMMENT ON OPERATOR > (ulid, ulid) IS 'greater than';
+COMMENT ON OPERATOR >= (ulid, ulid) IS 'greater than or equal';
+COMMENT ON CAST (ulid AS uuid) IS 'the same 16 bytes as a uuid';
+COMMENT ON CAST (uuid AS ulid) IS 'the same 16 bytes as a ulid (any uuid is accepted)';
+COMMENT ON CAST (ulid AS text) IS '26 Crockford base32 characters';
+COMMENT ON CAST (text AS ulid) IS 'ulid from 26 Crockford base32 characters';
+COMMENT ON CAST (ulid AS bytea) IS 'the 16 big-endian bytes (ulid_to_bytea)';
+COMMENT ON CAST (bytea AS ulid) IS 'ulid from exactly 16 bytes (ulid_from_bytea)';
+COMMENT ON CAST (ulid AS timestamptz) IS 'creation time, to the millisecond (ulid_timestamp)';
+COMMENT ON CAST (timestamptz AS ulid) IS 'smallest ulid of the timestamp''s millisecond (ulid_lower_bound)';
+COMMENT ON FUNCTION tsid_in(cstring) IS 'tsid input: exactly 13 Crockford base32 characters';
+COMMENT ON FUNCTION tsid_out(tsid) IS 'tsid output: 13 upper-case Crockford base32 characters';
+COMMENT ON FUNCTION tsid_recv(internal) IS 'tsid binary input: a big-endian int8 (int8''s)';
+COMMENT ON FUNCTION tsid_send(tsid) IS 'tsid binary output: a big-endian int8 (int8''s)';
+COMMENT ON TYPE tsid[] IS 'array of tsid';
+COMMENT ON FUNCTION tsid_eq(tsid, tsid) IS 'implementation of = for tsid (int8''s)';
+COMMENT ON FUNCTION tsid_ne(tsid, tsid) IS 'implementation of <> for tsid (int8''s)';
+COMMENT ON FUNCTION tsid_lt(tsid, tsid) IS 'implementation of < for tsid (int8''s)';
+COMMENT ON FUNCTION tsid_le(tsid, tsid) IS 'implementation of <= for tsid (int8''s)';
+COMMENT ON FUNCTION tsid_gt(tsid, tsid) IS 'implementation of > for tsid (int8''s)';
+COMMENT ON FUNCTION tsid_ge(tsid, tsid) IS 'implementation of >= for tsid (int8''s)';
+COMMENT ON OPERATOR = (tsid, tsid) IS 'equal';
+COMMENT ON OPERATOR <> (tsid, tsid) IS 'not equal';
+COMMENT ON OPERATOR < (tsid, tsid) IS 'less than';
+COMMENT ON OPERATOR <= (tsid, tsid) IS 'less than or equal';
+COMMENT ON OPERATOR > (tsid, tsid) IS 'greater than';
+COMMENT ON OPERATOR >= (tsid, tsid) IS 'greater than or equal';
+COMMENT ON CAST (tsid AS int8) IS 'the same 8 bytes as a bigint';
+COMMENT ON CAST (int8 AS tsid) IS 'the same 8 bytes as a tsid (any bigint is accepted)';
+COMMENT ON CAST (tsid AS text) IS '13 Crockford base32 characters';
+COMMENT ON CAST (text AS tsid) IS 'tsid from exactly 13 Crockford base32 characters (decimal text goes through bigint)';
+COMMENT ON CAST (tsid AS timestamptz) IS 'creation time, to the millisecond (tsid_timestamp)';
+
+-- ---------------------------------------------------------------------------
+-- timestamptz -> tsid, like timestamptz -> ulid (issue 12).
+-- ---------------------------------------------------------------------------
+CREATE CAST (timestamptz AS tsid) WITH FUNCTION tsid_lower_bound(timestamptz);
+COMMENT ON CAST (timestamptz AS tsid) IS 'smallest tsid of the timestamp''s millisecond (tsid_lower_bound)';
+
+-- ---------------------------------------------------------------------------
+-- ulid next to uuid. Drivers send a UUID parameter as uuid, and a uuid column
+-- may reference a ulid key: operators for both argument orders, in ulid's
+-- btree, hash and BRIN families, so that such a condition is exact, uses the
+-- ulid index and can be a foreign key. The families hold every pair of the two
+-- types, uuid's own operators included: the planner and amvalidate expect a
+-- family with cross-type members to be complete, and a foreign key looks up
+-- the referencing type's own equality in the referenced key's family.
+-- ---------------------------------------------------------------------------
+
+-- ulid with uuid: the same 16 bytes, compared by uuid's functions.
+CREATE FUNCTION ulid_uuid_eq(ulid, uuid) RETURNS bool
+    AS 'uuid_eq' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION ulid_uuid_ne(ulid, uuid) RETURNS bool
+    AS 'uuid_ne' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION ulid_uuid_lt(ulid, uuid) RETURNS bool
+    AS 'uuid_lt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION ulid_uuid_le(ulid, uuid) RETURNS bool
+    AS 'uuid_le' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION ulid_uuid_gt(ulid, uuid) RETURNS bool
+    AS 'uuid_gt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION ulid_uuid_ge(ulid, uuid) RETURNS bool
+    AS 'uuid_ge' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION ulid_uuid_cmp(ulid, uuid) RETURNS int4
+    AS 'uuid_cmp' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION ulid_uuid_eq(ulid, uuid) IS 'implementation of = for ulid and uuid (byte order)';
+COMMENT ON FUNCTION ulid_uuid_ne(ulid, uuid) IS 'implementation of <> for ulid and uuid (byte order)';
+COMMENT ON FUNCTION ulid_uuid_lt(ulid, uuid) IS 'implementation of < for ulid and uuid (byte order)';
+COMMENT ON FUNCTION ulid_uuid_le(ulid, uuid) IS 'implementation of <= for ulid and uuid (byte order)';
+COMMENT ON FUNCTION ulid_uuid_gt(ulid, uuid) IS 'implementation of > for ulid and uuid (byte order)';
+COMMENT ON FUNCTION ulid_uuid_ge(ulid, uuid) IS 'implementation of >= for ulid and uuid (byte order)';
+COMMENT ON FUNCTION ulid_uuid_cmp(ulid, uuid) IS 'btree comparison of ulid with uuid (byte order)';
+CREATE OPERATOR = (
+    LEFTARG = ulid, RIGHTARG = uuid, FUNCTION = ulid_uuid_eq,
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+    LEFTARG = ulid, RIGHTARG = uuid, FUNCTION = ulid_uuid_ne,
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+    LEFTARG = ulid, RIGHTARG = uuid, FUNCTION = ulid_uuid_lt,
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+    LEFTARG = ulid, RIGHTARG = uuid, FUNCTION = ulid_uuid_le,
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+    LEFTARG = ulid, RIGHTARG = uuid, FUNCTION = ulid_uuid_gt,
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+    LEFTARG = ulid, RIGHTARG = uuid, FUNCTION = ulid_uuid_ge,
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR = (ulid, uuid) IS 'equal';
+COMMENT ON OPERATOR <> (ulid, uuid) IS 'not equal';
+COMMENT ON OPERATOR < (ulid, uuid) IS 'less than';
+COMMENT ON OPERATOR <= (ulid, uuid) IS 'less than or equal';
+COMMENT ON OPERATOR > (ulid, uuid) IS 'greater than';
+COMMENT ON OPERATOR >= (ulid, uuid) IS 'greater than or equal';
+CREATE FUNCTION uuid_ulid_eq(uuid, ulid) RETURNS bool
+    AS 'uuid_eq' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_ulid_ne(uuid, ulid) RETURNS bool
+    AS 'uuid_ne' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_ulid_lt(uuid, ulid) RETURNS bool
+    AS 'uuid_lt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_ulid_le(uuid, ulid) RETURNS bool
+    AS 'uuid_le' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_ulid_gt(uuid, ulid) RETURNS bool
+    AS 'uuid_gt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_ulid_ge(uuid, ulid) RETURNS bool
+    AS 'uuid_ge' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_ulid_cmp(uuid, ulid) RETURNS int4
+    AS 'uuid_cmp' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION uuid_ulid_eq(uuid, ulid) IS 'implementation of = for uuid and ulid (byte order)';
+COMMENT ON FUNCTION uuid_ulid_ne(uuid, ulid) IS 'implementation of <> for uuid and ulid (byte order)';
+COMMENT ON FUNCTION uuid_ulid_lt(uuid, ulid) IS 'implementation of < for uuid and ulid (byte order)';
+COMMENT ON FUNCTION uuid_ulid_le(uuid, ulid) IS 'implementation of <= for uuid and ulid (byte order)';
+COMMENT ON FUNCTION uuid_ulid_gt(uuid, ulid) IS 'implementation of > for uuid and ulid (byte order)';
+COMMENT ON FUNCTION uuid_ulid_ge(uuid, ulid) IS 'implementation of >= for uuid and ulid (byte order)';
+COMMENT ON FUNCTION uuid_ulid_cmp(uuid, ulid) IS 'btree comparison of uuid with ulid (byte order)';
+CREATE OPERATOR = (
+    LEFTARG = uuid, RIGHTARG = ulid, FUNCTION = uuid_ulid_eq,
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+    LEFTARG = uuid, RIGHTARG = ulid, FUNCTION = uuid_ulid_ne,
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+    LEFTARG = uuid, RIGHTARG = ulid, FUNCTION = uuid_ulid_lt,
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+    LEFTARG = uuid, RIGHTARG = ulid, FUNCTION = uuid_ulid_le,
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+    LEFTARG = uuid, RIGHTARG = ulid, FUNCTION = uuid_ulid_gt,
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+    LEFTARG = uuid, RIGHTARG = ulid, FUNCTION = uuid_ulid_ge,
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR = (uuid, ulid) IS 'equal';
+COMMENT ON OPERATOR <> (uuid, ulid) IS 'not equal';
+COMMENT ON OPERATOR < (uuid, ulid) IS 'less than';
+COMMENT ON OPERATOR <= (uuid, ulid) IS 'less than or equal';
+COMMENT ON OPERATOR > (uuid, ulid) IS 'greater than';
+COMMENT ON OPERATOR >= (uuid, ulid) IS 'greater than or equal';
+
+ALTER OPERATOR FAMILY ulid_ops USING btree ADD
+    OPERATOR 1 < (ulid, uuid),
+    OPERATOR 2 <= (ulid, uuid),
+    OPERATOR 3 = (ulid, uuid),
+    OPERATOR 4 >= (ulid, uuid),
+    OPERATOR 5 > (ulid, uuid),
+    FUNCTION 1 (ulid, uuid) ulid_uuid_cmp(ulid, uuid),
+    OPERATOR 1 < (uuid, ulid),
+    OPERATOR 2 <= (uuid, ulid),
+    OPERATOR 3 = (uuid, ulid),
+    OPERATOR 4 >= (uuid, ulid),
+    OPERATOR 5 > (uuid, ulid),
+    FUNCTION 1 (uuid, ulid) uuid_ulid_cmp(uuid, ulid),
+    OPERATOR 1 < (uuid, uuid),
+    OPERATOR 2 <= (uuid, uuid),
+    OPERATOR 3 = (uuid, uuid),
+    OPERATOR 4 >= (uuid, uuid),
+    OPERATOR 5 > (uuid, uuid),
+    FUNCTION 1 (uuid, uuid) uuid_cmp(uuid, uuid),
+    FUNCTION 2 (uuid, uuid) uuid_sortsupport(internal);
+ALTER OPERATOR FAMILY ulid_hash_ops USING hash ADD
+    OPERATOR 1 = (ulid, uuid),
+    OPERATOR 1 = (uuid, ulid),
+    OPERATOR 1 = (uuid, uuid),
+    FUNCTION 1 uuid_hash(uuid),
+    FUNCTION 2 uuid_hash_extended(uuid, int8);
+ALTER OPERATOR FAMILY ulid_minmax_ops USING brin ADD
+    OPERATOR 1 < (ulid, uuid),
+    OPERATOR 2 <= (ulid, uuid),
+    OPERATOR 3 = (ulid, uuid),
+    OPERATOR 4 >= (ulid, uuid),
+    OPERATOR 5 > (ulid, uuid);
+
+COMMENT ON OPERATOR CLASS ulid_ops USING btree IS 'default btree operator class for ulid (time order), with uuid in its family';
+COMMENT ON OPERATOR FAMILY ulid_ops USING btree IS 'btree operators for ulid and uuid, compared as bytes';
+COMMENT ON OPERATOR CLASS ulid_hash_ops USING hash IS 'default hash operator class for ulid, with uuid in its family';
+COMMENT ON OPERATOR FAMILY ulid_hash_ops USING hash IS 'hash operators for ulid and uuid (uuid''s hash of the same bytes)';
+COMMENT ON OPERATOR CLASS ulid_minmax_ops USING brin IS 'default BRIN min/max operator class for ulid';
+COMMENT ON OPERATOR FAMILY ulid_minmax_ops USING brin IS 'BRIN min/max operators for ulid, and ulid against uuid';
+
+-- ---------------------------------------------------------------------------
+-- tsid next to integers. Drivers send integers as int8, int4 or int2, and a
+-- bigint column may reference a tsid key: operators for every integer width
+-- in both argument orders, in tsid's btree, hash and BRIN families, with the
+-- same signed order as tsid_cmp, so that WHERE id = $1 is exact, uses the tsid
+-- index and can be a foreign key. As in core's integer_ops, the families hold
+-- every pair of their types (core's integer operators included), and hashint8
+-- hashes a value in int4 range as hashint4 and hashint2 do.
+-- ---------------------------------------------------------------------------
+
+-- tsid with int8: the same 8 bytes, compared by core's integer functions.
+CREATE FUNCTION tsid_int8_eq(tsid, int8) RETURNS bool
+    AS 'int8eq' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION tsid_int8_ne(tsid, int8) RETURNS bool
+    AS 'int8ne' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION tsid_int8_lt(tsid, int8) RETURNS bool
+    AS 'int8lt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION tsid_int8_le(tsid, int8) RETURNS bool
+    AS 'int8le' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION tsid_int8_gt(tsid, int8) RETURNS bool
+    AS 'int8gt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION tsid_int8_ge(tsid, int8) RETURNS bool
+    AS 'int8ge' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION tsid_int8_cmp(tsid, int8) RETURNS int4
+    AS 'btint8cmp' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION tsid_int8_eq(tsid, int8) IS 'implementation of = for tsid and int8 (signed integer order)';
+COMMENT ON FUNCTION tsid_int8_ne(tsid, int8) IS 'implementation of <> for tsid and int8 (signed integer order)';
+COMMENT ON FUNCTION tsid_int8_lt(tsid, int8) IS 'implementation of < for tsid and int8 (signed integer order)';
+COMMENT ON FUNCTION tsid_int8_le(tsid, int8) IS 'implementation of <= for tsid and int8 (signed integer order)';
+COMMENT ON FUNCTION tsid_int8_gt(tsid, int8) IS 'implementation of > for tsid and int8 (signed integer order)';
+COMMENT ON FUNCTION tsid_int8_ge(tsid, int8) IS 'implementation of >= for tsid and int8 (signed integer order)';
+COMMENT ON FUNCTION tsid_int8_cmp(tsid, int8) IS 'btree comparison of tsid with int8 (signed integer order)';
+CREATE OPERATOR = (
+    LEFTARG = tsid, RIGHTARG = int8, FUNCTION = tsid_int8_eq,
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+    LEFTARG = tsid, RIGHTARG = int8, FUNCTION = tsid_int8_ne,
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+    LEFTARG = tsid, RIGHTARG = int8, FUNCTION = tsid_int8_lt,
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+    LEFTARG = tsid, RIGHTARG = int8, FUNCTION = tsid_int8_le,
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+    LEFTARG = tsid, RIGHTARG = int8, FUNCTION = tsid_int8_gt,
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+    LEFTARG = tsid, RIGHTARG = int8, FUNCTION = tsid_int8_ge,
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR = (tsid, int8) IS 'equal';
+COMMENT ON OPERATOR <> (tsid, int8) IS 'not equal';
+COMMENT ON OPERATOR < (tsid, int8) IS 'less than';
+COMMENT ON OPERATOR <= (tsid, int8) IS 'less than or equal';
+COMMENT ON OPERATOR > (tsid, int8) IS 'greater than';
+COMMENT ON OPERATOR >= (tsid, int8) IS 'greater than or equal';
+CREATE FUNCTION int8_tsid_eq(int8, tsid) RETURNS bool
+    AS 'int8eq' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int8_tsid_ne(int8, tsid) RETURNS bool
+    AS 'int8ne' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int8_tsid_lt(int8, tsid) RETURNS bool
+    AS 'int8lt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int8_tsid_le(int8, tsid) RETURNS bool
+    AS 'int8le' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int8_tsid_gt(int8, tsid) RETURNS bool
+    AS 'int8gt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int8_tsid_ge(int8, tsid) RETURNS bool
+    AS 'int8ge' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int8_tsid_cmp(int8, tsid) RETURNS int4
+    AS 'btint8cmp' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION int8_tsid_eq(int8, tsid) IS 'implementation of = for int8 and tsid (signed integer order)';
+COMMENT ON FUNCTION int8_tsid_ne(int8, tsid) IS 'implementation of <> for int8 and tsid (signed integer order)';
+COMMENT ON FUNCTION int8_tsid_lt(int8, tsid) IS 'implementation of < for int8 and tsid (signed integer order)';
+COMMENT ON FUNCTION int8_tsid_le(int8, tsid) IS 'implementation of <= for int8 and tsid (signed integer order)';
+COMMENT ON FUNCTION int8_tsid_gt(int8, tsid) IS 'implementation of > for int8 and tsid (signed integer order)';
+COMMENT ON FUNCTION int8_tsid_ge(int8, tsid) IS 'implementation of >= for int8 and tsid (signed integer order)';
+COMMENT ON FUNCTION int8_tsid_cmp(int8, tsid) IS 'btree comparison of int8 with tsid (signed integer order)';
+CREATE OPERATOR = (
+    LEFTARG = int8, RIGHTARG = tsid, FUNCTION = int8_tsid_eq,
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+    LEFTARG = int8, RIGHTARG = tsid, FUNCTION = int8_tsid_ne,
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+    LEFTARG = int8, RIGHTARG = tsid, FUNCTION = int8_tsid_lt,
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+    LEFTARG = int8, RIGHTARG = tsid, FUNCTION = int8_tsid_le,
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+    LEFTARG = int8, RIGHTARG = tsid, FUNCTION = int8_tsid_gt,
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+    LEFTARG = int8, RIGHTARG = tsid, FUNCTION = int8_tsid_ge,
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR = (int8, tsid) IS 'equal';
+COMMENT ON OPERATOR <> (int8, tsid) IS 'not equal';
+COMMENT ON OPERATOR < (int8, tsid) IS 'less than';
+COMMENT ON OPERATOR <= (int8, tsid) IS 'less than or equal';
+COMMENT ON OPERATOR > (int8, tsid) IS 'greater than';
+COMMENT ON OPERATOR >= (int8, tsid) IS 'greater than or equal';
+-- tsid with int4: widened to int8, compared by core's integer functions.
+CREATE FUNCTION tsid_int4_eq(tsid, int4) RETURNS bool
+    AS 'int84eq' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION tsid_int4_ne(tsid, int4) RETURNS bool
+    AS 'int84ne' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION tsid_int4_lt(tsid, int4) RETURNS bool
+    AS 'int84lt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION tsid_int4_le(tsid, int4) RETURNS bool
+    AS 'int84le' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION tsid_int4_gt(tsid, int4) RETURNS bool
+    AS 'int84gt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION tsid_int4_ge(tsid, int4) RETURNS bool
+    AS 'int84ge' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION tsid_int4_cmp(tsid, int4) RETURNS int4
+    AS 'btint84cmp' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION tsid_int4_eq(tsid, int4) IS 'implementation of = for tsid and int4 (signed integer order)';
+COMMENT ON FUNCTION tsid_int4_ne(tsid, int4) IS 'implementation of <> for tsid and int4 (signed integer order)';
+COMMENT ON FUNCTION tsid_int4_lt(tsid, int4) IS 'implementation of < for tsid and int4 (signed integer order)';
+COMMENT ON FUNCTION tsid_int4_le(tsid, int4) IS 'implementation of <= for tsid and int4 (signed integer order)';
+COMMENT ON FUNCTION tsid_int4_gt(tsid, int4) IS 'implementation of > for tsid and int4 (signed integer order)';
+COMMENT ON FUNCTION tsid_int4_ge(tsid, int4) IS 'implementation of >= for tsid and int4 (signed integer order)';
+COMMENT ON FUNCTION tsid_int4_cmp(tsid, int4) IS 'btree comparison of tsid with int4 (signed integer order)';
+CREATE OPERATOR = (
+    LEFTARG = tsid, RIGHTARG = int4, FUNCTION = tsid_int4_eq,
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+    LEFTARG = tsid, RIGHTARG = int4, FUNCTION = tsid_int4_ne,
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+    LEFTARG = tsid, RIGHTARG = int4, FUNCTION = tsid_int4_lt,
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+    LEFTARG = tsid, RIGHTARG = int4, FUNCTION = tsid_int4_le,
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+    LEFTARG = tsid, RIGHTARG = int4, FUNCTION = tsid_int4_gt,
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+    LEFTARG = tsid, RIGHTARG = int4, FUNCTION = tsid_int4_ge,
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR = (tsid, int4) IS 'equal';
+COMMENT ON OPERATOR <> (tsid, int4) IS 'not equal';
+COMMENT ON OPERATOR < (tsid, int4) IS 'less than';
+COMMENT ON OPERATOR <= (tsid, int4) IS 'less than or equal';
+COMMENT ON OPERATOR > (tsid, int4) IS 'greater than';
+COMMENT ON OPERATOR >= (tsid, int4) IS 'greater than or equal';
+CREATE FUNCTION int4_tsid_eq(int4, tsid) RETURNS bool
+    AS 'int48eq' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int4_tsid_ne(int4, tsid) RETURNS bool
+    AS 'int48ne' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int4_tsid_lt(int4, tsid) RETURNS bool
+    AS 'int48lt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int4_tsid_le(int4, tsid) RETURNS bool
+    AS 'int48le' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int4_tsid_gt(int4, tsid) RETURNS bool
+    AS 'int48gt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int4_tsid_ge(int4, tsid) RETURNS bool
+    AS 'int48ge' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int4_tsid_cmp(int4, tsid) RETURNS int4
+    AS 'btint48cmp' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION int4_tsid_eq(int4, tsid) IS 'implementation of = for int4 and tsid (signed integer order)';
+COMMENT ON FUNCTION int4_tsid_ne(int4, tsid) IS 'implementation of <> for int4 and tsid (signed integer order)';
+COMMENT ON FUNCTION int4_tsid_lt(int4, tsid) IS 'implementation of < for int4 and tsid (signed integer order)';
+COMMENT ON FUNCTION int4_tsid_le(int4, tsid) IS 'implementation of <= for int4 and tsid (signed integer order)';
+COMMENT ON FUNCTION int4_tsid_gt(int4, tsid) IS 'implementation of > for int4 and tsid (signed integer order)';
+COMMENT ON FUNCTION int4_tsid_ge(int4, tsid) IS 'implementation of >= for int4 and tsid (signed integer order)';
+COMMENT ON FUNCTION int4_tsid_cmp(int4, tsid) IS 'btree comparison of int4 with tsid (signed integer order)';
+CREATE OPERATOR = (
+    LEFTARG = int4, RIGHTARG = tsid, FUNCTION = int4_tsid_eq,
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+    LEFTARG = int4, RIGHTARG = tsid, FUNCTION = int4_tsid_ne,
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+    LEFTARG = int4, RIGHTARG = tsid, FUNCTION = int4_tsid_lt,
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+    LEFTARG = int4, RIGHTARG = tsid, FUNCTION = int4_tsid_le,
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+    LEFTARG = int4, RIGHTARG = tsid, FUNCTION = int4_tsid_gt,
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+    LEFTARG = int4, RIGHTARG = tsid, FUNCTION = int4_tsid_ge,
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR = (int4, tsid) IS 'equal';
+COMMENT ON OPERATOR <> (int4, tsid) IS 'not equal';
+COMMENT ON OPERATOR < (int4, tsid) IS 'less than';
+COMMENT ON OPERATOR <= (int4, tsid) IS 'less than or equal';
+COMMENT ON OPERATOR > (int4, tsid) IS 'greater than';
+COMMENT ON OPERATOR >= (int4, tsid) IS 'greater than or equal';
+-- tsid with int2: widened to int8, compared by core's integer functions.
+CREATE FUNCTION tsid_int2_eq(tsid, int2) RETURNS bool
+    AS 'int82eq' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION tsid_int2_ne(tsid, int2) RETURNS bool
+    AS 'int82ne' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION tsid_int2_lt(tsid, int2) RETURNS bool
+    AS 'int82lt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION tsid_int2_le(tsid, int2) RETURNS bool
+    AS 'int82le' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION tsid_int2_gt(tsid, int2) RETURNS bool
+    AS 'int82gt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION tsid_int2_ge(tsid, int2) RETURNS bool
+    AS 'int82ge' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION tsid_int2_cmp(tsid, int2) RETURNS int4
+    AS 'btint82cmp' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION tsid_int2_eq(tsid, int2) IS 'implementation of = for tsid and int2 (signed integer order)';
+COMMENT ON FUNCTION tsid_int2_ne(tsid, int2) IS 'implementation of <> for tsid and int2 (signed integer order)';
+COMMENT ON FUNCTION tsid_int2_lt(tsid, int2) IS 'implementation of < for tsid and int2 (signed integer order)';
+COMMENT ON FUNCTION tsid_int2_le(tsid, int2) IS 'implementation of <= for tsid and int2 (signed integer order)';
+COMMENT ON FUNCTION tsid_int2_gt(tsid, int2) IS 'implementation of > for tsid and int2 (signed integer order)';
+COMMENT ON FUNCTION tsid_int2_ge(tsid, int2) IS 'implementation of >= for tsid and int2 (signed integer order)';
+COMMENT ON FUNCTION tsid_int2_cmp(tsid, int2) IS 'btree comparison of tsid with int2 (signed integer order)';
+CREATE OPERATOR = (
+    LEFTARG = tsid, RIGHTARG = int2, FUNCTION = tsid_int2_eq,
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+    LEFTARG = tsid, RIGHTARG = int2, FUNCTION = tsid_int2_ne,
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+    LEFTARG = tsid, RIGHTARG = int2, FUNCTION = tsid_int2_lt,
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+    LEFTARG = tsid, RIGHTARG = int2, FUNCTION = tsid_int2_le,
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+    LEFTARG = tsid, RIGHTARG = int2, FUNCTION = tsid_int2_gt,
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+    LEFTARG = tsid, RIGHTARG = int2, FUNCTION = tsid_int2_ge,
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR = (tsid, int2) IS 'equal';
+COMMENT ON OPERATOR <> (tsid, int2) IS 'not equal';
+COMMENT ON OPERATOR < (tsid, int2) IS 'less than';
+COMMENT ON OPERATOR <= (tsid, int2) IS 'less than or equal';
+COMMENT ON OPERATOR > (tsid, int2) IS 'greater than';
+COMMENT ON OPERATOR >= (tsid, int2) IS 'greater than or equal';
+CREATE FUNCTION int2_tsid_eq(int2, tsid) RETURNS bool
+    AS 'int28eq' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int2_tsid_ne(int2, tsid) RETURNS bool
+    AS 'int28ne' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int2_tsid_lt(int2, tsid) RETURNS bool
+    AS 'int28lt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int2_tsid_le(int2, tsid) RETURNS bool
+    AS 'int28le' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int2_tsid_gt(int2, tsid) RETURNS bool
+    AS 'int28gt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int2_tsid_ge(int2, tsid) RETURNS bool
+    AS 'int28ge' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION int2_tsid_cmp(int2, tsid) RETURNS int4
+    AS 'btint28cmp' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION int2_tsid_eq(int2, tsid) IS 'implementation of = for int2 and tsid (signed integer order)';
+COMMENT ON FUNCTION int2_tsid_ne(int2, tsid) IS 'implementation of <> for int2 and tsid (signed integer order)';
+COMMENT ON FUNCTION int2_tsid_lt(int2, tsid) IS 'implementation of < for int2 and tsid (signed integer order)';
+COMMENT ON FUNCTION int2_tsid_le(int2, tsid) IS 'implementation of <= for int2 and tsid (signed integer order)';
+COMMENT ON FUNCTION int2_tsid_gt(int2, tsid) IS 'implementation of > for int2 and tsid (signed integer order)';
+COMMENT ON FUNCTION int2_tsid_ge(int2, tsid) IS 'implementation of >= for int2 and tsid (signed integer order)';
+COMMENT ON FUNCTION int2_tsid_cmp(int2, tsid) IS 'btree comparison of int2 with tsid (signed integer order)';
+CREATE OPERATOR = (
+    LEFTARG = int2, RIGHTARG = tsid, FUNCTION = int2_tsid_eq,
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+    LEFTARG = int2, RIGHTARG = tsid, FUNCTION = int2_tsid_ne,
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+    LEFTARG = int2, RIGHTARG = tsid, FUNCTION = int2_tsid_lt,
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+    LEFTARG = int2, RIGHTARG = tsid, FUNCTION = int2_tsid_le,
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+    LEFTARG = int2, RIGHTARG = tsid, FUNCTION = int2_tsid_gt,
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+    LEFTARG = int2, RIGHTARG = tsid, FUNCTION = int2_tsid_ge,
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+COMMENT ON OPERATOR = (int2, tsid) IS 'equal';
+COMMENT ON OPERATOR <> (int2, tsid) IS 'not equal';
+COMMENT ON OPERATOR < (int2, tsid) IS 'less than';
+COMMENT ON OPERATOR <= (int2, tsid) IS 'less than or equal';
+COMMENT ON OPERATOR > (int2, tsid) IS 'greater than';
+COMMENT ON OPERATOR >= (int2, tsid) IS 'greater than or equal';
+
+ALTER OPERATOR FAMILY tsid_ops USING btree ADD
+    OPERATOR 1 < (tsid, int8),
+    OPERATOR 2 <= (tsid, int8),
+    OPERATOR 3 = (tsid, int8),
+    OPERATOR 4 >= (tsid, int8),
+    OPERATOR 5 > (tsid, int8),
+    FUNCTION 1 (tsid, int8) tsid_int8_cmp(tsid, int8),
+    OPERATOR 1 < (int8, tsid),
+    OPERATOR 2 <= (int8, tsid),
+    OPERATOR 3 = (int8, tsid),
+    OPERATOR 4 >= (int8, tsid),
+    OPERATOR 5 > (int8, tsid),
+    FUNCTION 1 (int8, tsid) int8_tsid_cmp(int8, tsid),
+    OPERATOR 1 < (tsid, int4),
+    OPERATOR 2 <= (tsid, int4),
+    OPERATOR 3 = (tsid, int4),
+    OPERATOR 4 >= (tsid, int4),
+    OPERATOR 5 > (tsid, int4),
+    FUNCTION 1 (tsid, int4) tsid_int4_cmp(tsid, int4),
+    OPERATOR 1 < (int4, tsid),
+    OPERATOR 2 <= (int4, tsid),
+    OPERATOR 3 = (int4, tsid),
+    OPERATOR 4 >= (int4, tsid),
+    OPERATOR 5 > (int4, tsid),
+    FUNCTION 1 (int4, tsid) int4_tsid_cmp(int4, tsid),
+    OPERATOR 1 < (tsid, int2),
+    OPERATOR 2 <= (tsid, int2),
+    OPERATOR 3 = (tsid, int2),
+    OPERATOR 4 >= (tsid, int2),
+    OPERATOR 5 > (tsid, int2),
+    FUNCTION 1 (tsid, int2) tsid_int2_cmp(tsid, int2),
+    OPERATOR 1 < (int2, tsid),
+    OPERATOR 2 <= (int2, tsid),
+    OPERATOR 3 = (int2, tsid),
+    OPERATOR 4 >= (int2, tsid),
+    OPERATOR 5 > (int2, tsid),
+    FUNCTION 1 (int2, tsid) int2_tsid_cmp(int2, tsid),
+    OPERATOR 1 < (int8, int8),
+    OPERATOR 2 <= (int8, int8),
+    OPERATOR 3 = (int8, int8),
+    OPERATOR 4 >= (int8, int8),
+    OPERATOR 5 > (int8, int8),
+    FUNCTION 1 (int8, int8) btint8cmp(int8, int8),
+    FUNCTION 2 (int8, int8) btint8sortsupport(internal),
+    OPERATOR 1 < (int8, int4),
+    OPERATOR 2 <= (int8, int4),
+    OPERATOR 3 = (int8, int4),
+    OPERATOR 4 >= (int8, int4),
+    OPERATOR 5 > (int8, int4),
+    FUNCTION 1 (int8, int4) btint84cmp(int8, int4),
+    OPERATOR 1 < (int8, int2),
+    OPERATOR 2 <= (int8, int2),
+    OPERATOR 3 = (int8, int2),
+    OPERATOR 4 >= (int8, int2),
+    OPERATOR 5 > (int8, int2),
+    FUNCTION 1 (int8, int2) btint82cmp(int8, int2),
+    OPERATOR 1 < (int4, int8),
+    OPERATOR 2 <= (int4, int8),
+    OPERATOR 3 = (int4, int8),
+    OPERATOR 4 >= (int4, int8),
+    OPERATOR 5 > (int4, int8),
+    FUNCTION 1 (int4, int8) btint48cmp(int4, int8),
+    OPERATOR 1 < (int4, int4),
+    OPERATOR 2 <= (int4, int4),
+    OPERATOR 3 = (int4, int4),
+    OPERATOR 4 >= (int4, int4),
+    OPERATOR 5 > (int4, int4),
+    FUNCTION 1 (int4, int4) btint4cmp(int4, int4),
+    FUNCTION 2 (int4, int4) btint4sortsupport(internal),
+    OPERATOR 1 < (int4, int2),
+    OPERATOR 2 <= (int4, int2),
+    OPERATOR 3 = (int4, int2),
+    OPERATOR 4 >= (int4, int2),
+    OPERATOR 5 > (int4, int2),
+    FUNCTION 1 (int4, int2) btint42cmp(int4, int2),
+    OPERATOR 1 < (int2, int8),
+    OPERATOR 2 <= (int2, int8),
+    OPERATOR 3 = (int2, int8),
+    OPERATOR 4 >= (int2, int8),
+    OPERATOR 5 > (int2, int8),
+    FUNCTION 1 (int2, int8) btint28cmp(int2, int8),
+    OPERATOR 1 < (int2, int4),
+    OPERATOR 2 <= (int2, int4),
+    OPERATOR 3 = (int2, int4),
+    OPERATOR 4 >= (int2, int4),
+    OPERATOR 5 > (int2, int4),
+    FUNCTION 1 (int2, int4) btint24cmp(int2, int4),
+    OPERATOR 1 < (int2, int2),
+    OPERATOR 2 <= (int2, int2),
+    OPERATOR 3 = (int2, int2),
+    OPERATOR 4 >= (int2, int2),
+    OPERATOR 5 > (int2, int2),
+    FUNCTION 1 (int2, int2) btint2cmp(int2, int2),
+    FUNCTION 2 (int2, int2) btint2sortsupport(internal);
+ALTER OPERATOR FAMILY tsid_hash_ops USING hash ADD
+    OPERATOR 1 = (tsid, int8),
+    OPERATOR 1 = (int8, tsid),
+    OPERATOR 1 = (tsid, int4),
+    OPERATOR 1 = (int4, tsid),
+    OPERATOR 1 = (tsid, int2),
+    OPERATOR 1 = (int2, tsid),
+    OPERATOR 1 = (int8, int8),
+    OPERATOR 1 = (int8, int4),
+    OPERATOR 1 = (int8, int2),
+    OPERATOR 1 = (int4, int8),
+    OPERATOR 1 = (int4, int4),
+    OPERATOR 1 = (int4, int2),
+    OPERATOR 1 = (int2, int8),
+    OPERATOR 1 = (int2, int4),
+    OPERATOR 1 = (int2, int2),
+    FUNCTION 1 hashint8(int8),
+    FUNCTION 2 hashint8extended(int8, int8),
+    FUNCTION 1 hashint4(int4),
+    FUNCTION 2 hashint4extended(int4, int8),
+    FUNCTION 1 hashint2(int2),
+    FUNCTION 2 hashint2extended(int2, int8);
+ALTER OPERATOR FAMILY tsid_minmax_ops USING brin ADD
+    OPERATOR 1 < (tsid, int8),
+    OPERATOR 2 <= (tsid, int8),
+    OPERATOR 3 = (tsid, int8),
+    OPERATOR 4 >= (tsid, int8),
+    OPERATOR 5 > (tsid, int8),
+    OPERATOR 1 < (tsid, int4),
+    OPERATOR 2 <= (tsid, int4),
+    OPERATOR 3 = (tsid, int4),
+    OPERATOR 4 >= (tsid, int4),
+    OPERATOR 5 > (tsid, int4),
+    OPERATOR 1 < (tsid, int2),
+    OPERATOR 2 <= (tsid, int2),
+    OPERATOR 3 = (tsid, int2),
+    OPERATOR 4 >= (tsid, int2),
+    OPERATOR 5 > (tsid, int2);
+
+COMMENT ON OPERATOR CLASS tsid_ops USING btree IS 'default btree operator class for tsid (signed int8 order), with int8, int4 and int2 in its family';
+COMMENT ON OPERATOR FAMILY tsid_ops USING btree IS 'btree operators for tsid, int8, int4 and int2, compared as signed integers';
+COMMENT ON OPERATOR CLASS tsid_hash_ops USING hash IS 'default hash operator class for tsid, with int8, int4 and int2 in its family';
+COMMENT ON OPERATOR FAMILY tsid_hash_ops USING hash IS 'hash operators for tsid, int8, int4 and int2 (equal values hash alike)';
+COMMENT ON OPERATOR CLASS tsid_minmax_ops USING brin IS 'default BRIN min/max operator class for tsid';
+COMMENT ON OPERATOR FAMILY tsid_minmax_ops USING brin IS 'BRIN min/max operators for tsid, and tsid against int8, int4 and int2';

@@ -7,9 +7,13 @@
 # lists members one by one; OIDs, which always differ, are masked).
 upg_current=$(sed -n "s/^default_version = '\(.*\)'/\1/p" ulid_tsid.control)
 upg_pass=0; upg_fail=0
-upg_dump() {  # upg_dump DB: the schema with OIDs and pg_dump's random \restrict key masked
+# upg_dump DB: the schema with OIDs and pg_dump's random \restrict key masked,
+# its entries sorted: before 15, pg_dump orders operators of the same name by
+# OID, which follows creation order, and an update creates in another order.
+upg_dump() {
   "$PGBIN/pg_dump" --binary-upgrade --schema-only "$1" |
-    sed -E -e "s/'?[0-9]+'?::pg_catalog\.oid/OID/g" -e '/^\\(un)?restrict /d'
+    sed -E -e "s/'?[0-9]+'?::pg_catalog\.oid/OID/g" -e '/^\\(un)?restrict /d' |
+    awk 'BEGIN { RS = "\n--\n-- Name: " } { gsub(/\n/, "\001"); print }' | LC_ALL=C sort | tr '\001' '\n'
 }
 upg_check() {  # upg_check LABEL t|f
   if [ "$2" = t ]; then upg_pass=$((upg_pass + 1)); echo "   ok   $1"; else upg_fail=$((upg_fail + 1)); echo "   FAIL $1"; fi

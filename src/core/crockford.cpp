@@ -75,12 +75,21 @@ DecodeStatus decode_64(const char* text, std::size_t length, std::uint64_t* valu
     if (v < 0) return {DecodeError::kBadCharacter, i};
     result = (result << 5) | static_cast<std::uint64_t>(v);
   }
-  if (length > kTsidTextLength) return {DecodeError::kBadLength, length};
-  if (length == kTsidTextLength && kDecodeTable[static_cast<unsigned char>(text[0])] > 15) {
+  if (length != kTsidTextLength) return {DecodeError::kBadLength, length};
+  if (kDecodeTable[static_cast<unsigned char>(text[0])] > 15) {
     return {DecodeError::kOverflow, 0};
   }
   *value = result;
   return {};
+}
+
+bool is_decimal_integer(const char* text, std::size_t length) noexcept {
+  std::size_t i = (length > 0 && (text[0] == '-' || text[0] == '+')) ? 1 : 0;
+  if (i == length) return false;
+  for (; i < length; ++i) {
+    if (text[i] < '0' || text[i] > '9') return false;
+  }
+  return true;
 }
 
 }  // namespace ulid_tsid

@@ -17,7 +17,7 @@ inline constexpr std::size_t kTsidTextLength = 13;
 enum class DecodeError : std::uint8_t {
   kNone = 0,
   kEmpty,          // nothing to decode
-  kBadLength,      // not the one accepted length (ULID) or longer than 13 (TSID)
+  kBadLength,      // not the one accepted length: 26 (ULID), 13 (TSID)
   kBadCharacter,   // not a Crockford symbol or alias (U, punctuation, space, non-ASCII)
   kOverflow,       // more bits than the value has (first character too large)
 };
@@ -44,7 +44,14 @@ DecodeStatus decode_128(const char* text, std::size_t length, std::uint8_t bytes
 void encode_64(std::uint64_t value, char out[kTsidTextLength],
                const char* alphabet = kCrockfordAlphabet) noexcept;
 
-// Reads 1 to 13 characters; a shorter text reads as if its leading zeros were dropped.
+// Reads exactly 13 characters, as tsid-creator's TSID.from does. A shorter text
+// is refused rather than read as if its leading zeros were dropped: short
+// decimal strings ("12345") are valid Crockford symbols and would be misread.
 DecodeStatus decode_64(const char* text, std::size_t length, std::uint64_t* value) noexcept;
+
+// True for an optionally signed run of ASCII digits. Every TSID since 2020 is 18
+// or 19 decimal digits, so its decimal text never decodes as 13 characters of
+// base32; the caller can name the bigint path instead of a bare length error.
+bool is_decimal_integer(const char* text, std::size_t length) noexcept;
 
 }  // namespace ulid_tsid

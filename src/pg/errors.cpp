@@ -7,6 +7,14 @@ namespace ulid_tsid::pg {
 void report_bad_text(Node* escontext, const TextForm& form, const char* input,
                      std::size_t length, DecodeStatus status) {
   const char* type_name = form.type_name;
+  if (form.decimal_hint != nullptr && is_decimal_integer(input, length)) {
+    errsave(escontext, errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+            errmsg("invalid input syntax for type %s: \"%s\"", type_name, input),
+            errdetail("A %s is %s; decimal digits are not read as a %s.", type_name, form.shape,
+                      type_name),
+            errhint("%s", form.decimal_hint));
+    return;
+  }
   switch (status.error) {
     case DecodeError::kEmpty:
     case DecodeError::kBadLength:

@@ -14,6 +14,9 @@ struct TextForm {
   const char* type_name;  // "ulid"
   const char* shape;      // "26 Crockford base32 characters"
   const char* largest;    // "7ZZZZZZZZZZZZZZZZZZZZZZZZZ"
+  // For a type whose values are also integers: the hint given when the text is
+  // a decimal integer, so that a driver's decimal string is not just "too long".
+  const char* decimal_hint = nullptr;
 };
 
 // Bad text for `form`. Returns only when `escontext` collects soft errors

@@ -26,6 +26,11 @@ CREATE TYPE ulid (
     CATEGORY = 'U'
 );
 COMMENT ON TYPE ulid IS 'ULID: 48-bit Unix-ms timestamp and 80 random bits, 26 Crockford base32 characters';
+COMMENT ON FUNCTION ulid_in(cstring) IS 'ulid input: 26 Crockford base32 characters';
+COMMENT ON FUNCTION ulid_out(ulid) IS 'ulid output: 26 upper-case Crockford base32 characters';
+COMMENT ON FUNCTION ulid_recv(internal) IS 'ulid binary input: 16 big-endian bytes (uuid''s)';
+COMMENT ON FUNCTION ulid_send(ulid) IS 'ulid binary output: 16 big-endian bytes (uuid''s)';
+COMMENT ON TYPE ulid[] IS 'array of ulid';
 
 -- Comparison: uuid's functions over the same 16 bytes (memcmp order = time order).
 CREATE FUNCTION ulid_eq(ulid, ulid) RETURNS bool
@@ -77,6 +82,18 @@ CREATE OPERATOR >= (
     LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_ge,
     COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
 );
+COMMENT ON FUNCTION ulid_eq(ulid, ulid) IS 'implementation of = for ulid (uuid''s)';
+COMMENT ON FUNCTION ulid_ne(ulid, ulid) IS 'implementation of <> for ulid (uuid''s)';
+COMMENT ON FUNCTION ulid_lt(ulid, ulid) IS 'implementation of < for ulid (uuid''s)';
+COMMENT ON FUNCTION ulid_le(ulid, ulid) IS 'implementation of <= for ulid (uuid''s)';
+COMMENT ON FUNCTION ulid_gt(ulid, ulid) IS 'implementation of > for ulid (uuid''s)';
+COMMENT ON FUNCTION ulid_ge(ulid, ulid) IS 'implementation of >= for ulid (uuid''s)';
+COMMENT ON OPERATOR = (ulid, ulid) IS 'equal';
+COMMENT ON OPERATOR <> (ulid, ulid) IS 'not equal';
+COMMENT ON OPERATOR < (ulid, ulid) IS 'less than';
+COMMENT ON OPERATOR <= (ulid, ulid) IS 'less than or equal';
+COMMENT ON OPERATOR > (ulid, ulid) IS 'greater than';
+COMMENT ON OPERATOR >= (ulid, ulid) IS 'greater than or equal';
 
 CREATE OPERATOR CLASS ulid_ops DEFAULT FOR TYPE ulid USING btree AS
     OPERATOR 1 <,
@@ -149,6 +166,14 @@ CREATE CAST (ulid AS bytea) WITH FUNCTION ulid_to_bytea(ulid);
 CREATE CAST (bytea AS ulid) WITH FUNCTION ulid_from_bytea(bytea);
 CREATE CAST (ulid AS timestamptz) WITH FUNCTION ulid_timestamp(ulid);
 CREATE CAST (timestamptz AS ulid) WITH FUNCTION ulid_lower_bound(timestamptz);
+COMMENT ON CAST (ulid AS uuid) IS 'the same 16 bytes as a uuid';
+COMMENT ON CAST (uuid AS ulid) IS 'the same 16 bytes as a ulid (any uuid is accepted)';
+COMMENT ON CAST (ulid AS text) IS '26 Crockford base32 characters';
+COMMENT ON CAST (text AS ulid) IS 'ulid from 26 Crockford base32 characters';
+COMMENT ON CAST (ulid AS bytea) IS 'the 16 big-endian bytes (ulid_to_bytea)';
+COMMENT ON CAST (bytea AS ulid) IS 'ulid from exactly 16 bytes (ulid_from_bytea)';
+COMMENT ON CAST (ulid AS timestamptz) IS 'creation time, to the millisecond (ulid_timestamp)';
+COMMENT ON CAST (timestamptz AS ulid) IS 'smallest ulid of the timestamp''s millisecond (ulid_lower_bound)';
 
 -- Generators. VOLATILE; PARALLEL RESTRICTED so that a session's values come
 -- from the leader and keep their strict order.

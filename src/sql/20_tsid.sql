@@ -24,6 +24,11 @@ CREATE TYPE tsid (
     CATEGORY = 'U'
 );
 COMMENT ON TYPE tsid IS 'TSID: 42-bit ms since 2020-01-01Z, node id and counter in 64 bits, 13 Crockford base32 characters';
+COMMENT ON FUNCTION tsid_in(cstring) IS 'tsid input: exactly 13 Crockford base32 characters';
+COMMENT ON FUNCTION tsid_out(tsid) IS 'tsid output: 13 upper-case Crockford base32 characters';
+COMMENT ON FUNCTION tsid_recv(internal) IS 'tsid binary input: a big-endian int8 (int8''s)';
+COMMENT ON FUNCTION tsid_send(tsid) IS 'tsid binary output: a big-endian int8 (int8''s)';
+COMMENT ON TYPE tsid[] IS 'array of tsid';
 
 CREATE FUNCTION tsid_eq(tsid, tsid) RETURNS bool
     AS 'int8eq' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
@@ -74,6 +79,18 @@ CREATE OPERATOR >= (
     LEFTARG = tsid, RIGHTARG = tsid, FUNCTION = tsid_ge,
     COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
 );
+COMMENT ON FUNCTION tsid_eq(tsid, tsid) IS 'implementation of = for tsid (int8''s)';
+COMMENT ON FUNCTION tsid_ne(tsid, tsid) IS 'implementation of <> for tsid (int8''s)';
+COMMENT ON FUNCTION tsid_lt(tsid, tsid) IS 'implementation of < for tsid (int8''s)';
+COMMENT ON FUNCTION tsid_le(tsid, tsid) IS 'implementation of <= for tsid (int8''s)';
+COMMENT ON FUNCTION tsid_gt(tsid, tsid) IS 'implementation of > for tsid (int8''s)';
+COMMENT ON FUNCTION tsid_ge(tsid, tsid) IS 'implementation of >= for tsid (int8''s)';
+COMMENT ON OPERATOR = (tsid, tsid) IS 'equal';
+COMMENT ON OPERATOR <> (tsid, tsid) IS 'not equal';
+COMMENT ON OPERATOR < (tsid, tsid) IS 'less than';
+COMMENT ON OPERATOR <= (tsid, tsid) IS 'less than or equal';
+COMMENT ON OPERATOR > (tsid, tsid) IS 'greater than';
+COMMENT ON OPERATOR >= (tsid, tsid) IS 'greater than or equal';
 
 CREATE OPERATOR CLASS tsid_ops DEFAULT FOR TYPE tsid USING btree AS
     OPERATOR 1 <,
@@ -141,6 +158,13 @@ CREATE CAST (int8 AS tsid) WITHOUT FUNCTION AS ASSIGNMENT;
 CREATE CAST (tsid AS text) WITH INOUT AS ASSIGNMENT;
 CREATE CAST (text AS tsid) WITH INOUT;
 CREATE CAST (tsid AS timestamptz) WITH FUNCTION tsid_timestamp(tsid);
+CREATE CAST (timestamptz AS tsid) WITH FUNCTION tsid_lower_bound(timestamptz);
+COMMENT ON CAST (tsid AS int8) IS 'the same 8 bytes as a bigint';
+COMMENT ON CAST (int8 AS tsid) IS 'the same 8 bytes as a tsid (any bigint is accepted)';
+COMMENT ON CAST (tsid AS text) IS '13 Crockford base32 characters';
+COMMENT ON CAST (text AS tsid) IS 'tsid from exactly 13 Crockford base32 characters (decimal text goes through bigint)';
+COMMENT ON CAST (tsid AS timestamptz) IS 'creation time, to the millisecond (tsid_timestamp)';
+COMMENT ON CAST (timestamptz AS tsid) IS 'smallest tsid of the timestamp''s millisecond (tsid_lower_bound)';
 
 CREATE FUNCTION generate_tsid() RETURNS tsid
     AS 'MODULE_PATHNAME', 'generate_tsid' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;

@@ -70,7 +70,7 @@ CREATE INDEX tsids_multi ON tsids (u, id);
 INSERT INTO tsids (grp) SELECT g % 7 FROM generate_series(1, 30000) g;
 CREATE TABLE tsid_rnd (id tsid NOT NULL, grp int);
 INSERT INTO tsid_rnd SELECT (random() * 4611686018427387903)::int8::tsid, g % 7 FROM generate_series(1, 30000) g;
-INSERT INTO tsid_rnd VALUES ('0'::tsid, -1), ((-1)::int8::tsid, -2), ((-9223372036854775807 - 1)::int8::tsid, -3),
+INSERT INTO tsid_rnd VALUES ('0000000000000'::tsid, -1), ((-1)::int8::tsid, -2), ((-9223372036854775807 - 1)::int8::tsid, -3),
     (9223372036854775807::int8::tsid, -4);
 CREATE INDEX tsid_rnd_id ON tsid_rnd (id);
 CREATE INDEX tsid_rnd_grp ON tsid_rnd (grp, id);

@@ -118,9 +118,10 @@ TEST(Decode128, EveryByteValueAtEveryPosition) {
   }
 }
 
-// Each of the 256 byte values at each position of 1- to 13-character TSIDs.
+// Each of the 256 byte values at each position of 1- to 14-character texts:
+// only 13 characters are a TSID, but a bad character is reported first.
 TEST(Decode64, EveryByteValueAtEveryPositionAndLength) {
-  for (int len = 1; len <= 13; ++len) {
+  for (int len = 1; len <= 14; ++len) {
     for (int pos = 0; pos < len; ++pos) {
       for (int c = 0; c < 256; ++c) {
         std::string s(len, '0');
@@ -133,11 +134,16 @@ TEST(Decode64, EveryByteValueAtEveryPositionAndLength) {
           EXPECT_EQ(got, 0x5A5A5A5A5A5A5A5AULL);
           continue;
         }
-        if (len == 13 && pos == 0 && value > 15) {
+        if (len != 13) {
+          EXPECT_EQ(st, ref::make(DecodeError::kBadLength, len)) << "byte " << c << " len " << len;
+          EXPECT_EQ(got, 0x5A5A5A5A5A5A5A5AULL);
+          continue;
+        }
+        if (pos == 0 && value > 15) {
           EXPECT_EQ(st, ref::make(DecodeError::kOverflow, 0)) << "byte " << c;
           continue;
         }
-        ASSERT_EQ(st, kOk) << "byte " << c << " len " << len << " pos " << pos;
+        ASSERT_EQ(st, kOk) << "byte " << c << " pos " << pos;
         EXPECT_EQ(got, static_cast<std::uint64_t>(value) << (5 * (len - 1 - pos)));
       }
     }
@@ -271,24 +277,37 @@ TEST(Decode64, MaximumAndLimits) {
   EXPECT_EQ(Decode64("G000000000000", &v), ref::make(DecodeError::kOverflow, 0));
   EXPECT_EQ(Decode64("ZZZZZZZZZZZZZ", &v), ref::make(DecodeError::kOverflow, 0));
   EXPECT_EQ(v, 7u) << "value touched on failure";
-  // 12 characters never overflow.
-  ASSERT_EQ(Decode64("ZZZZZZZZZZZZ", &v), kOk);
+  ASSERT_EQ(Decode64("0ZZZZZZZZZZZZ", &v), kOk);
   EXPECT_EQ(v, (std::uint64_t{1} << 60) - 1);
-  ASSERT_EQ(Decode64("0", &v), kOk);
-  EXPECT_EQ(v, 0u);
-  ASSERT_EQ(Decode64("z", &v), kOk);
+  ASSERT_EQ(Decode64("000000000000z", &v), kOk);
   EXPECT_EQ(v, 31u);
-  ASSERT_EQ(Decode64("10", &v), kOk);
+  ASSERT_EQ(Decode64("0000000000010", &v), kOk);
   EXPECT_EQ(v, 32u);
 }
 
-TEST(Decode64, ShortTextIsLeadingZerosDropped) {
-  std::uint64_t a = 0, b = 0;
-  ASSERT_EQ(Decode64("3ZK0", &a), kOk);
-  ASSERT_EQ(Decode64("0000000003ZK0", &b), kOk);
-  EXPECT_EQ(a, b);
-  EXPECT_EQ(a, ((3u * 32 + 31) * 32 + 19) * 32 + 0u);
-  EXPECT_EQ(Encode64(a), "0000000003ZK0");
+// 0.2.0 read a short text as if its leading zeros were dropped, so a decimal
+// string such as "12345" became 1117317. Every length but 13 is refused now.
+TEST(Decode64, ShortTextIsRefused) {
+  std::uint64_t v = 99;
+  EXPECT_EQ(Decode64("12345", &v), ref::make(DecodeError::kBadLength, 5));
+  EXPECT_EQ(Decode64("3ZK0", &v), ref::make(DecodeError::kBadLength, 4));
+  EXPECT_EQ(Decode64("0", &v), ref::make(DecodeError::kBadLength, 1));
+  EXPECT_EQ(Decode64("ZZZZZZZZZZZZ", &v), ref::make(DecodeError::kBadLength, 12));
+  EXPECT_EQ(Decode64("915268788478279683", &v), ref::make(DecodeError::kBadLength, 18));
+  EXPECT_EQ(v, 99u);
+}
+
+TEST(IsDecimalInteger, DigitsWithAnOptionalSign) {
+  const auto dec = [](const std::string& s) { return ulid_tsid::is_decimal_integer(s.data(), s.size()); };
+  EXPECT_TRUE(dec("915268788478279683"));
+  EXPECT_TRUE(dec("-1"));
+  EXPECT_TRUE(dec("+12"));
+  EXPECT_TRUE(dec("0"));
+  EXPECT_FALSE(dec(""));
+  EXPECT_FALSE(dec("-"));
+  EXPECT_FALSE(dec("12a"));
+  EXPECT_FALSE(dec(" 12"));
+  EXPECT_FALSE(dec("0AWE5HZP3SKTK"));
 }
 
 TEST(Decode64, WrongLengthsAndPositions) {
@@ -299,6 +318,7 @@ TEST(Decode64, WrongLengthsAndPositions) {
   EXPECT_EQ(Decode64(std::string(27, 'Z'), &v), ref::make(DecodeError::kBadLength, 27));
   EXPECT_EQ(Decode64("0000000000000U", &v), ref::make(DecodeError::kBadCharacter, 13));
   EXPECT_EQ(Decode64("00U", &v), ref::make(DecodeError::kBadCharacter, 2));
+  EXPECT_EQ(Decode64(std::string(12, '0'), &v), ref::make(DecodeError::kBadLength, 12));
   EXPECT_EQ(Decode64("-1", &v), ref::make(DecodeError::kBadCharacter, 0));
   EXPECT_EQ(Decode64("G00000000000U", &v), ref::make(DecodeError::kBadCharacter, 12));
   EXPECT_EQ(v, 99u);
@@ -373,11 +393,10 @@ TEST(RoundTrip64, RandomAndEdgeValues) {
     std::uint64_t back = ~v;
     ASSERT_EQ(Decode64(text, &back), kOk) << text;
     ASSERT_EQ(back, v) << text;
-    // Dropping leading zeros reads the same value.
-    std::size_t first = text.find_first_not_of('0');
-    const std::string shortest = first == std::string::npos ? "0" : text.substr(first);
-    ASSERT_EQ(Decode64(shortest, &back), kOk) << shortest;
-    ASSERT_EQ(back, v) << shortest;
+    // Dropping a leading zero is no longer the same value: it is refused.
+    if (text[0] == '0') {
+      ASSERT_EQ(Decode64(text.substr(1), &back), ref::make(DecodeError::kBadLength, 12)) << text;
+    }
   }
 }
 
@@ -444,7 +463,9 @@ TEST(CrossCheck, Decode64AgainstReference) {
   std::mt19937_64 rng(8);
   int ok = 0, failed = 0;
   for (int n = 0; n < 100000; ++n) {
-    const std::string s = RandomInput(rng, 1 + rng() % 13);
+    // Mostly the one accepted length, sometimes a neighbour or a short text.
+    const std::size_t want_len = rng() % 4 == 0 ? 1 + rng() % 14 : 13;
+    const std::string s = RandomInput(rng, want_len);
     std::uint64_t got = 0xC3C3, want = 0xC3C3;
     const ref::Status st = Decode64(s, &got);
     ASSERT_EQ(st, ref::decode64(s.data(), s.size(), &want)) << "input of length " << s.size();

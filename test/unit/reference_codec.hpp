@@ -83,7 +83,7 @@ inline Status decode128(const char* text, std::size_t length, std::uint8_t out[1
   return make(DecodeError::kNone, 0);
 }
 
-// TSID text: 1 to 13 symbols, value below 2^64.
+// TSID text: exactly 13 symbols, value below 2^64.
 inline Status decode64(const char* text, std::size_t length, std::uint64_t* out) {
   using ulid_tsid::DecodeError;
   if (length == 0) return make(DecodeError::kEmpty, 0);
@@ -92,7 +92,7 @@ inline Status decode64(const char* text, std::size_t length, std::uint64_t* out)
       return make(DecodeError::kBadCharacter, i);
     }
   }
-  if (length > 13) return make(DecodeError::kBadLength, length);
+  if (length != 13) return make(DecodeError::kBadLength, length);
   std::uint8_t num[8] = {};
   for (std::size_t i = 0; i < length; ++i) {
     if (!mul32_add(num, symbol_value(static_cast<unsigned char>(text[i])))) {
