@@ -41,3 +41,13 @@ $(OBJS): $(wildcard src/core/*.hpp src/pg/*.hpp)
 # Unit tests, sanitizers, fuzzing and benchmarks of the core: each in its own
 # fragment, building under build/ so they never mix with the server objects.
 -include $(wildcard test/*/*.mk)
+
+# Release artifacts, each from a git export of the tree so that this checkout's
+# build stays as it is (scripts/package.sh): `make dist` writes the PGXN zip,
+# `make deb` the Debian package of every packaged major (pg_buildext). Both
+# refuse to build when a copy of the version disagrees with EXTVERSION.
+.PHONY: deb dist check-versions
+deb dist:
+	bash scripts/package.sh $@
+check-versions:
+	bash scripts/check-versions.sh

@@ -10,7 +10,12 @@ PACKAGES=(
   libipc-run-perl gnuplot-nox bc
   bison flex libreadline-dev zlib1g-dev libssl-dev dpkg-dev xz-utils bzip2 gzip
   ca-certificates debian-archive-keyring gpgv util-linux
+  debhelper postgresql-server-dev-all lintian pgxnclient zip unzip git python3
+  python3-psycopg python3-psycopg2 python3-asyncpg libpostgresql-jdbc-java default-jdk-headless
 )
+# node and npm for the node-postgres client test: Debian's, unless the machine
+# already has both (NodeSource's nodejs bundles npm and conflicts with Debian's).
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then PACKAGES+=(nodejs npm); fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -19,7 +19,7 @@
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-SUITES=" ${SUITES:-unit sanitizers fuzz regress upgrade concurrency tap bench crossversion} "
+SUITES=" ${SUITES:-unit sanitizers fuzz regress upgrade concurrency tap clients bench package crossversion} "
 PG_MAJORS="${PG_MAJORS:-13 18 15}"
 EXTRA_MAJORS="${EXTRA_MAJORS-17 19}"
 LOGS="$ROOT/.cluster/logs"
@@ -76,7 +76,7 @@ source scripts/cluster.sh
 for suite in unit sanitizers fuzz; do run_suite "$suite"; done
 
 server_suites=0
-for s in regress upgrade concurrency tap bench crossversion; do wanted "$s" && server_suites=1; done
+for s in regress upgrade concurrency tap clients bench package crossversion; do wanted "$s" && server_suites=1; done
 majors="$PG_MAJORS"
 if [ "$server_suites" = 1 ]; then
   for major in $EXTRA_MAJORS; do
@@ -101,11 +101,17 @@ for major in $majors; do
   export PATH="$PGBIN:$ORIGINAL_PATH"
   echo "   $("$PG_CONFIG" --version) at $PG_CONFIG"
   build_for "$major" || continue
-  for suite in regress upgrade concurrency tap; do run_suite "$suite"; done
-  # The benchmark scripts measure the system's server.
+  for suite in regress upgrade concurrency tap clients; do run_suite "$suite"; done
+  # The benchmark scripts measure the system's server; the Debian package is
+  # built for it (the only major installed from Debian's packages) and puts
+  # back what the build above installed into it.
   [ "$major" = 15 ] && run_suite bench
+  [ "$major" = 15 ] && run_suite package
 done
 PG_LABEL=""
+if wanted package && [[ " $majors " != *" 15 "* ]]; then
+  NOTES+=("package: not run (it builds and installs the Debian package of the system's server, 15)")
+fi
 
 # Across majors (pg_upgrade 13 -> 18, dumps between 15 and 18): only after
 # this run has built and installed the extension into 13, 15 and 18.

@@ -195,6 +195,24 @@ SELECT count(*) AS children_left FROM fk_bigint_child;
 CREATE TABLE fk_uuid_parent (id uuid PRIMARY KEY);
 SELECT split_part(regress_try($$CREATE TABLE fk_ulid_child (parent ulid REFERENCES fk_uuid_parent)$$), ' | ', 1);
 
+-- Partition pruning with a parameter of the other type: hash partitions of a
+-- tsid key (equal values hash alike) and range partitions of a ulid key.
+CREATE TABLE cross_hp (id tsid) PARTITION BY HASH (id);
+CREATE TABLE cross_hp_0 PARTITION OF cross_hp FOR VALUES WITH (MODULUS 4, REMAINDER 0);
+CREATE TABLE cross_hp_1 PARTITION OF cross_hp FOR VALUES WITH (MODULUS 4, REMAINDER 1);
+CREATE TABLE cross_hp_2 PARTITION OF cross_hp FOR VALUES WITH (MODULUS 4, REMAINDER 2);
+CREATE TABLE cross_hp_3 PARTITION OF cross_hp FOR VALUES WITH (MODULUS 4, REMAINDER 3);
+INSERT INTO cross_hp SELECT v::tsid FROM ints;
+SELECT regress_plan($$SELECT * FROM cross_hp WHERE id = 915268788478279683::int8$$);
+SELECT tableoid::regclass, count(*) FROM cross_hp WHERE id = 915268788478279683::int8 GROUP BY 1;
+SELECT (SELECT count(*) FROM ints i JOIN cross_hp h ON h.id = i.v::int2 WHERE i.v BETWEEN -32768 AND 32767)
+     = (SELECT count(*) FROM ints i JOIN ints j ON j.v = i.v WHERE i.v BETWEEN -32768 AND 32767) AS same_rows;
+CREATE TABLE cross_rp (id ulid) PARTITION BY RANGE (id);
+CREATE TABLE cross_rp_low PARTITION OF cross_rp FOR VALUES FROM (MINVALUE) TO ('40000000000000000000000000');
+CREATE TABLE cross_rp_high PARTITION OF cross_rp FOR VALUES FROM ('40000000000000000000000000') TO (MAXVALUE);
+SELECT regress_plan($$SELECT * FROM cross_rp WHERE id >= '90000000-0000-0000-0000-000000000000'::uuid$$);
+DROP TABLE cross_hp, cross_rp;
+
 -- Literals and parameters still resolve to the key's own operators.
 SELECT '0EP7TRC000402'::tsid = '0EP7TRC000402', '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid = '01ARZ3NDEKTSV4RRFFQ69G5FAV';
 PREPARE by_id(tsid) AS SELECT count(*) FROM cross_t_btree WHERE id = $1;

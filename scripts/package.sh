@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Release artifacts, each made from a git export of the tree (never from the
+# checkout itself, whose build they would clean), at the version EXTVERSION in
+# the Makefile names; scripts/check-versions.sh runs first and stops the build
+# if any other copy of the version disagrees.
+#
+#   bash scripts/package.sh dist   ulid_tsid-<version>.zip for PGXN (also: make dist)
+#   bash scripts/package.sh deb    postgresql-<major>-ulid-tsid_<version>-<rev>_<arch>.deb
+#                                  with dpkg-buildpackage, one per major in debian/pgversions
+#                                  that is installed as a Debian package (also: make deb)
+#
+# Both land in the top directory; OUT_DIR=... puts them elsewhere. The export
+# is of HEAD plus uncommitted changes to tracked files (git stash create);
+# untracked files are left out, as a release from a clean tree would have it.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+OUT_DIR="$(mkdir -p "${OUT_DIR:-$ROOT}" && cd "${OUT_DIR:-$ROOT}" && pwd)"
+STAGING="$ROOT/.cluster/package"
+version=$(sed -n 's/^EXTVERSION *= *//p' Makefile)
+mkdir -p "$STAGING"
+
+if ! bash scripts/check-versions.sh >"$STAGING/versions.log" 2>&1; then
+  grep FAIL "$STAGING/versions.log" >&2
+  echo "package.sh: the version copies disagree with EXTVERSION $version: nothing built" >&2
+  exit 1
+fi
+
+export_tree() {  # export_tree DIR: the tree at HEAD plus tracked changes, unpacked into DIR
+  local commit
+  commit=$(git stash create 2>/dev/null || true)
+  if [ -n "$commit" ]; then echo "package.sh: uncommitted changes to tracked files are included" >&2; fi
+  rm -rf "$1"; mkdir -p "$1"
+  git archive "${commit:-HEAD}" | tar -x -C "$1"
+}
+
+case "${1:-}" in
+  dist)
+    # PGXN wants one top directory named after the release. The install script
+    # of the current version is built into it (from src/sql/, by the Makefile's
+    # own rule), so that every version's script is in the zip and META.json's
+    # provides.file names a file that is there; `make` in the unpacked
+    # distribution builds the library and keeps that script.
+    top="ulid_tsid-$version"
+    export_tree "$STAGING/dist/$top"
+    make -s -C "$STAGING/dist/$top" "sql/ulid_tsid--$version.sql" >/dev/null
+    rm -f "$OUT_DIR/$top.zip"
+    (cd "$STAGING/dist" && zip -qr -X "$OUT_DIR/$top.zip" "$top")
+    echo "$OUT_DIR/$top.zip"
+    ;;
+  deb)
+    deb_version=$(dpkg-parsechangelog -l debian/changelog -S Version)
+    src="$STAGING/deb/ulid-tsid-$version"
+    export_tree "$src"
+    log="$STAGING/deb/dpkg-buildpackage.log"
+    if ! (cd "$src" && dpkg-buildpackage -us -uc -b -j"$(nproc)") >"$log" 2>&1; then
+      tail -40 "$log" >&2
+      echo "package.sh: dpkg-buildpackage failed (log: $log)" >&2
+      exit 1
+    fi
+    for deb in "$STAGING"/deb/postgresql-*-ulid-tsid_"${deb_version#*:}"_*.deb; do
+      cp "$deb" "$OUT_DIR/"
+      echo "$OUT_DIR/$(basename "$deb")"
+    done
+    ;;
+  *)
+    sed -n '2,/^set /{/^#/s/^# \{0,1\}//p}' "$0" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,168 @@
+# Packages (sourced by scripts/test.sh, on the system's PostgreSQL 15 after its
+# other suites): the ways users install the extension, end to end.
+#  - versions: every copy of the version agrees with EXTVERSION (scripts/check-versions.sh)
+#  - PGXN: `make dist`'s zip has one top directory and a valid META.json whose
+#    files exist; Debian's pgxnclient installs it and loads it into a database
+#  - Debian: `make deb` builds the package (its build runs the regress suites on
+#    the staged files); lintian finds no error; `apt-get install ./file.deb`
+#    installs exactly the control file, every install and upgrade script, the
+#    library (and its LLVM bitcode, and the docs); the regress suites (the
+#    package's autopkgtest) and the upgrade suite pass against the installed
+#    files; `apt-get remove` leaves none of them behind.
+# Installing the package or the zip overwrites what `make install` put into the
+# shared server, and removing the package deletes it: the files found there at
+# the start are put back at the end, whatever happened in between.
+pkg_pass=0; pkg_fail=0
+pkg_check() {  # pkg_check DESCRIPTION COMMAND...: one pass or fail
+  local what="$1"; shift
+  if "$@"; then pkg_pass=$((pkg_pass + 1)); echo "   ok   $what"
+  else pkg_fail=$((pkg_fail + 1)); echo "   FAIL $what"; fi
+}
+pkg_count() {  # pkg_count LOG: adds its "   ok"/"   FAIL" lines (check-*.sh, check-meta.py)
+  local ok bad
+  ok=$(grep -c '^   ok ' "$1"); bad=$(grep -c '^   FAIL ' "$1")
+  grep '^   \(ok\|FAIL\) ' "$1"
+  pkg_pass=$((pkg_pass + ok)); pkg_fail=$((pkg_fail + bad))
+}
+pkg_regress_count() {  # pkg_regress_count LOG WHAT: pg_regress's per-test lines as passes and fails
+  local ok bad
+  ok=$(grep -cE '\.\.\. ok|^ok ' "$1"); bad=$(grep -cE '\.\.\. FAILED|^not ok ' "$1")
+  echo "   $2: $ok tests ok, $bad failed (log: $1)"
+  grep -E '\.\.\. FAILED|^not ok ' "$1" || true
+  pkg_pass=$((pkg_pass + ok)); pkg_fail=$((pkg_fail + bad))
+}
+
+pkg_started=$SECONDS
+pkg_out="$LOGS/package"
+rm -rf "$pkg_out"; mkdir -p "$pkg_out"
+pkg_version=$(sed -n 's/^EXTVERSION *= *//p' Makefile)
+pkg_major=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
+pkg_name="postgresql-$pkg_major-ulid-tsid"
+pkg_sharedir=$("$PG_CONFIG" --sharedir)
+pkg_libdir=$("$PG_CONFIG" --pkglibdir)
+# The shared server's ulid_tsid files (the control file, scripts, library,
+# bitcode), and their checksums.
+pkg_installed_files() {
+  find "$pkg_sharedir/extension" "$pkg_libdir" "$pkg_libdir/bitcode" -maxdepth 1 -name 'ulid_tsid*' 2>/dev/null
+}
+pkg_install_sums() {
+  pkg_installed_files | while read -r f; do find "$f" -type f; done | sort | xargs -r md5sum
+}
+pkg_saved="$pkg_out/saved-install"
+pkg_saved_sums=$(pkg_install_sums)
+mkdir -p "$pkg_saved"
+pkg_installed_files | while read -r f; do find "$f" -type f; done | while read -r f; do
+  mkdir -p "$pkg_saved${f%/*}" && cp -a "$f" "$pkg_saved$f"
+done
+
+echo "-- versions"
+bash scripts/check-versions.sh >"$pkg_out/versions.log" 2>&1
+pkg_count "$pkg_out/versions.log"
+
+echo "-- PGXN distribution"
+pkg_zip=""
+if OUT_DIR="$pkg_out" bash scripts/package.sh dist >"$pkg_out/dist.log" 2>&1; then
+  pkg_zip=$(tail -1 "$pkg_out/dist.log")
+fi
+pkg_check "make dist wrote ulid_tsid-$pkg_version.zip (log: $pkg_out/dist.log)" test "$pkg_zip" = "$pkg_out/ulid_tsid-$pkg_version.zip"
+if [ -n "$pkg_zip" ]; then
+  pkg_check "the zip has one top directory, ulid_tsid-$pkg_version/" \
+    test "$(unzip -Z1 "$pkg_zip" | cut -d/ -f1 | sort -u)" = "ulid_tsid-$pkg_version"
+  unzip -q "$pkg_zip" -d "$pkg_out/unzipped"
+  pkg_dist="$pkg_out/unzipped/ulid_tsid-$pkg_version"
+  python3 scripts/check-meta.py "$pkg_dist" >"$pkg_out/meta.log" 2>&1
+  pkg_count "$pkg_out/meta.log"
+  pkg_check "the zip's sql/ulid_tsid--$pkg_version.sql is its src/sql/*.sql, concatenated" \
+    cmp -s "$pkg_dist/sql/ulid_tsid--$pkg_version.sql" <(cat "$pkg_dist"/src/sql/*.sql)
+  pkg_check "the zip has every install and upgrade script of the tree" test \
+    "$(cd "$pkg_dist" && ls sql/ulid_tsid--*.sql)" = "$( (git ls-files 'sql/ulid_tsid--*.sql'; echo "sql/ulid_tsid--$pkg_version.sql") | sort -u)"
+fi
+
+echo "-- Debian package"
+pkg_deb=""
+pkg_t=$SECONDS
+# The build's own test (dh_pgxs_test) runs a throwaway cluster through pg_virtualenv on this port.
+if PGPORT=55458 OUT_DIR="$pkg_out" bash scripts/package.sh deb >"$pkg_out/deb.log" 2>&1; then
+  pkg_deb=$(tail -1 "$pkg_out/deb.log")
+fi
+pkg_check "make deb built $pkg_name (log: $pkg_out/deb.log, $((SECONDS - pkg_t)) s)" test -f "$pkg_deb"
+if [ -f "$pkg_deb" ]; then
+  pkg_src="$ROOT/.cluster/package/deb/ulid-tsid-$pkg_version"
+  case "${pkg_deb##*/}" in "${pkg_name}_$pkg_version-"*"_$(dpkg --print-architecture).deb") pkg_named=1 ;; *) pkg_named=0 ;; esac
+  pkg_check "the package is named ${pkg_name}_<EXTVERSION>-<revision>_<arch>.deb: ${pkg_deb##*/}" test "$pkg_named" = 1
+  pkg_regress_count "$ROOT/.cluster/package/deb/dpkg-buildpackage.log" "the build's regress run on the staged files"
+  lintian --tag-display-limit 0 -I --pedantic "$pkg_deb" >"$pkg_out/lintian.log" 2>&1
+  pkg_lintian_rc=$?
+  sed -n '/^[EWIP]: /s/^/   lintian /p' "$pkg_out/lintian.log"
+  pkg_check "lintian: no error (other tags listed above; log: $pkg_out/lintian.log)" \
+    test "$pkg_lintian_rc" -eq 0 -a "$(grep -c '^E: ' "$pkg_out/lintian.log")" -eq 0
+
+  # What the package must hold, derived from the tree it was built from.
+  {
+    echo "$pkg_sharedir/extension/ulid_tsid.control"
+    for f in "$pkg_src"/sql/ulid_tsid--*.sql "sql/ulid_tsid--$pkg_version.sql"; do echo "$pkg_sharedir/extension/${f##*/}"; done
+    echo "$pkg_libdir/ulid_tsid.so"
+    if "$PG_CONFIG" --configure | grep -q -- --with-llvm; then
+      echo "$pkg_libdir/bitcode/ulid_tsid.index.bc"
+      (cd "$pkg_src" && ls src/core/*.cpp src/pg/*.cpp) | sed "s|^|$pkg_libdir/bitcode/ulid_tsid/|; s|\.cpp\$|.bc|"
+    fi
+    for f in README.md.gz changelog.Debian.gz copyright; do echo "/usr/share/doc/$pkg_name/$f"; done
+  } | sort -u >"$pkg_out/expected-files"
+
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$pkg_deb" >"$pkg_out/apt-install.log" 2>&1
+  pkg_check "apt-get install ./${pkg_deb##*/} (log: $pkg_out/apt-install.log)" \
+    test "$(dpkg-query -W -f='${Status} ${Version}' "$pkg_name" 2>/dev/null)" = "install ok installed $(dpkg-deb -f "$pkg_deb" Version)"
+  dpkg -L "$pkg_name" 2>/dev/null | while read -r f; do [ -d "$f" ] || echo "$f"; done | sort >"$pkg_out/installed-files"
+  pkg_check "dpkg -L: exactly the control file, $(grep -c '\.sql$' "$pkg_out/expected-files") scripts, the library, its bitcode, the docs" \
+    diff -u "$pkg_out/expected-files" "$pkg_out/installed-files"
+  pkg_check "every file the package lists is on disk" \
+    bash -c 'while read -r f; do [ -f "$f" ] || { echo "missing: $f"; exit 1; }; done <"$1"' _ "$pkg_out/installed-files"
+
+  # The package's autopkgtest (debian/tests/installcheck: pg_buildext installcheck)
+  # against the installed files, in a pg_virtualenv cluster.
+  (cd "$pkg_src" && PGPORT=55458 sh debian/tests/installcheck) >"$pkg_out/installcheck.log" 2>&1
+  pkg_installcheck_rc=$?
+  pkg_regress_count "$pkg_out/installcheck.log" "autopkgtest installcheck on the installed package"
+  pkg_check "autopkgtest installcheck exit status" test "$pkg_installcheck_rc" -eq 0
+  # Every released version's script, and every upgrade path, as the package installed them.
+  pkg_label="$PG_LABEL"; PG_LABEL="PG $pkg_major, files installed by the .deb"
+  source scripts/suites/upgrade.sh
+  PG_LABEL="$pkg_label"
+
+  DEBIAN_FRONTEND=noninteractive apt-get remove -y "$pkg_name" >"$pkg_out/apt-remove.log" 2>&1
+  pkg_check "apt-get remove $pkg_name (log: $pkg_out/apt-remove.log)" \
+    test -z "$(dpkg-query -W -f='${Status}' "$pkg_name" 2>/dev/null | grep ' installed$')"
+  pkg_check "apt-get remove leaves none of the package's $(wc -l <"$pkg_out/installed-files") files behind" \
+    bash -c 'left=$(while read -r f; do [ -e "$f" ] && echo "$f"; done <"$1"); [ -z "$left" ] || { echo "left: $left"; exit 1; }' \
+    _ "$pkg_out/installed-files"
+fi
+
+echo "-- pgxnclient"
+if [ -n "$pkg_zip" ]; then
+  pgxn install --yes --make make --pg_config "$PG_CONFIG" "$pkg_zip" >"$pkg_out/pgxn-install.log" 2>&1
+  pkg_rc=$?
+  pkg_check "pgxn install ./${pkg_zip##*/} (log: $pkg_out/pgxn-install.log)" \
+    test "$pkg_rc" -eq 0 -a -f "$pkg_sharedir/extension/ulid_tsid--$pkg_version.sql" -a -f "$pkg_libdir/ulid_tsid.so"
+  cluster_start package_pgxn 55459
+  psql -qX -c "CREATE DATABASE pgxn_smoke" >/dev/null
+  pgxn load --yes --pg_config "$PG_CONFIG" -d pgxn_smoke "$pkg_zip" >"$pkg_out/pgxn-load.log" 2>&1
+  pkg_rc=$?
+  pkg_check "pgxn load ./${pkg_zip##*/} into a database (log: $pkg_out/pgxn-load.log)" test "$pkg_rc" -eq 0
+  pkg_smoke=$(psql -qXAt -d pgxn_smoke -c "
+    SELECT e.extversion, length(generate_ulid()::text), generate_tsid()::text ~ '^[0-9A-HJKMNP-TV-Z]{13}\$',
+           uuid_extract_version(generate_uuidv7()), '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid::text
+    FROM pg_extension e WHERE e.extname = 'ulid_tsid'" 2>&1)
+  pkg_check "smoke query on the pgxn-installed extension: $pkg_smoke" \
+    test "$pkg_smoke" = "$pkg_version|26|t|7|01ARZ3NDEKTSV4RRFFQ69G5FAV"
+  cluster_stop package_pgxn
+fi
+
+# Put back what the shared server had.
+pkg_installed_files | xargs -r rm -rf
+(cd "$pkg_saved" && find . -type f) | while read -r f; do
+  mkdir -p "$(dirname "${f#.}")" && cp -a "$pkg_saved/$f" "${f#.}"
+done
+pkg_check "the server's ulid_tsid files are back as found ($(echo "$pkg_saved_sums" | grep -c .) files)" \
+  test "$(pkg_install_sums)" = "$pkg_saved_sums"
+echo "   package suite: $((SECONDS - pkg_started)) s"
+tally package "$pkg_pass" "$pkg_fail"

@@ -1,0 +1,63 @@
+"""The README's client recipes are the code the client tests run.
+
+Each recipe in README.md is a fenced code block right after a line
+    <!-- recipe: test/clients/FILE NAME -->
+and must equal, line for line, the lines of FILE between the comments
+"README NAME: begin" and "README NAME: end" (dedented). Every such snippet in
+test/clients must be shown in the README. Prints one ok / not ok line each."""
+import pathlib
+import re
+import sys
+import textwrap
+
+from checks import Checks
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+MARK = re.compile(r"^\s*(?:#|//)\s*README (\S+): (begin|end)\s*$")
+
+
+def snippets():
+    """{(relative path, name): code} from the client test programs."""
+    found = {}
+    for path in sorted((ROOT / "test/clients").rglob("*")):
+        if "node_modules" in path.parts or path.suffix not in (".py", ".js", ".java"):
+            continue
+        rel, name, lines = str(path.relative_to(ROOT)), None, []
+        for line in path.read_text().splitlines():
+            m = MARK.match(line)
+            if m and m.group(2) == "begin":
+                name, lines = m.group(1), []
+            elif m and m.group(2) == "end" and name == m.group(1):
+                found[(rel, name)] = textwrap.dedent("\n".join(lines)).strip("\n")
+                name = None
+            elif name is not None:
+                lines.append(line)
+    return found
+
+
+def readme_recipes():
+    """{(relative path, name): code block} from README.md."""
+    text = (ROOT / "README.md").read_text()
+    pattern = re.compile(r"<!-- recipe: (\S+) (\S+) -->\n```[a-z]*\n(.*?)\n```", re.S)
+    return {(m.group(1), m.group(2)): m.group(3).strip("\n") for m in pattern.finditer(text)}
+
+
+def body(t):
+    code, shown = snippets(), readme_recipes()
+    t.ok(len(code) >= 5, f"the client programs mark their recipes ({len(code)} found)", sorted(code))
+    for key in sorted(set(code) | set(shown)):
+        what = f"README recipe {key[1]} is the code {key[0]} runs"
+        if key not in shown:
+            t.ok(False, what, "not in README.md (a '<!-- recipe: PATH NAME -->' line before a code block)")
+        elif key not in code:
+            t.ok(False, what, "no such snippet between README begin/end comments")
+        else:
+            t.ok(code[key] == shown[key], what, "\n" + "\n".join(
+                f"file: {a}\nREADME: {b}" for a, b in zip(code[key].splitlines(), shown[key].splitlines()) if a != b)
+                or f"line counts differ: {len(code[key].splitlines())} vs {len(shown[key].splitlines())}")
+
+
+if __name__ == "__main__":
+    t = Checks("readme")
+    body(t)
+    t.done()
