@@ -20,6 +20,9 @@
 //    are all decided by the predicate itself. A derived condition is a
 //    superset: it never drops a row the predicate keeps, and the bounds never
 //    raise an error.
+//  - The relation's row estimate takes each time predicate as its key range
+//    (the derived bounds, estimated by selectivity.cpp) instead of Postgres's
+//    default third of the table for an expression without statistics.
 #include "postgres_api.hpp"
 
 extern "C" {
@@ -33,6 +36,7 @@ extern "C" {
 #include "nodes/pathnodes.h"
 #include "nodes/supportnodes.h"
 #include "optimizer/clauses.h"
+#include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/paths.h"
 #include "optimizer/restrictinfo.h"
@@ -143,7 +147,7 @@ Expr* bound_call(Oid bound_fn, Oid bound_type, Oid key_type, Node* t) {
 }
 
 // The index condition implied by "time_fn(key) <strategy> t", or null.
-Expr* derive_condition(Oid time_funcid, KeyKind kind, Node* key, int strategy, Node* t) {
+Expr* derive_condition(Oid time_funcid, KeyKind kind, Node* key, int strategy, Node* t, bool with_negative_tsids) {
   const char* prefix = kind == KeyKind::kUlid ? "ulid" : (kind == KeyKind::kTsid ? "tsid" : "uuidv7");
   const Oid bound_type = exprType(key);
   // A bigint key read as a tsid (tsid_timestamp(id::tsid), the cast being a
@@ -172,7 +176,7 @@ Expr* derive_condition(Oid time_funcid, KeyKind kind, Node* key, int strategy, N
   Expr* range = list_length(parts) == 1 ? static_cast<Expr*>(linitial(parts)) : make_andclause(parts);
   // A negative tsid sorts before every bound above yet has a time after 2089:
   // wherever a late time can satisfy the predicate, such keys are added.
-  if (kind == KeyKind::kTsid && wants_lower) {
+  if (with_negative_tsids && kind == KeyKind::kTsid && wants_lower) {
     Expr* zero = reinterpret_cast<Expr*>(
         makeConst(key_type, -1, InvalidOid, sizeof(int64), Int64GetDatum(0), false, FLOAT8PASSBYVAL));
     range = make_orclause(lappend(lappend(NIL, range), compare(lt, key, zero)));
@@ -190,12 +194,28 @@ RestrictInfo* restrict_info(PlannerInfo* root, Expr* clause, const RestrictInfo*
   return info;
 }
 
-// Derived index conditions for the time predicates among `rel`'s restrictions.
-List* derived_conditions(PlannerInfo* root, RelOptInfo* rel) {
+// Appends `condition`'s conjuncts to `list` as restrictions like `original`:
+// index matching takes the conjuncts of a restriction one by one.
+List* append_conjuncts(PlannerInfo* root, List* list, Expr* condition, const RestrictInfo* original) {
+  condition = reinterpret_cast<Expr*>(eval_const_expressions(root, reinterpret_cast<Node*>(condition)));
+  if (!is_andclause(condition)) return lappend(list, restrict_info(root, condition, original));
+  ListCell* part;
+  foreach (part, reinterpret_cast<BoolExpr*>(condition)->args) {
+    list = lappend(list, restrict_info(root, static_cast<Expr*>(lfirst(part)), original));
+  }
+  return list;
+}
+
+// Derived index conditions for the time predicates among `rel`'s restrictions;
+// *for_estimate gets the restrictions with each such predicate replaced by
+// its key range (without the negative tsids, which only widen the scan).
+List* derived_conditions(PlannerInfo* root, RelOptInfo* rel, List** for_estimate) {
   List* derived = NIL;
+  *for_estimate = NIL;
   ListCell* cell;
   foreach (cell, rel->baserestrictinfo) {
     RestrictInfo* info = lfirst_node(RestrictInfo, cell);
+    *for_estimate = lappend(*for_estimate, info);
     if (info->pseudoconstant || !IsA(info->clause, OpExpr)) continue;
     OpExpr* op = reinterpret_cast<OpExpr*>(info->clause);
     if (list_length(op->args) != 2) continue;
@@ -224,20 +244,43 @@ List* derived_conditions(PlannerInfo* root, RelOptInfo* rel) {
     int strategy = timestamptz_strategy(op->opno);
     if (strategy == 0) continue;
     if (!time_on_left) strategy = commuted(strategy);
-    Expr* condition = derive_condition(reinterpret_cast<FuncExpr*>(call)->funcid, kind, key, strategy, t);
+    const Oid time_funcid = reinterpret_cast<FuncExpr*>(call)->funcid;
+    Expr* condition = derive_condition(time_funcid, kind, key, strategy, t, true);
     if (condition == nullptr) continue;
-    condition = reinterpret_cast<Expr*>(eval_const_expressions(root, reinterpret_cast<Node*>(condition)));
-    // Index matching takes the conjuncts of a restriction one by one.
-    if (is_andclause(condition)) {
-      ListCell* part;
-      foreach (part, reinterpret_cast<BoolExpr*>(condition)->args) {
-        derived = lappend(derived, restrict_info(root, static_cast<Expr*>(lfirst(part)), info));
-      }
-    } else {
-      derived = lappend(derived, restrict_info(root, condition, info));
-    }
+    derived = append_conjuncts(root, derived, condition, info);
+    *for_estimate = list_delete_last(*for_estimate);
+    *for_estimate = append_conjuncts(root, *for_estimate, derive_condition(time_funcid, kind, key, strategy, t, false), info);
   }
   return derived;
+}
+
+// The row estimate of `rel` with its time predicates estimated as the key
+// ranges they come down to (Postgres has no statistics on ulid_timestamp(id)
+// and would take a third of the table for each), carried over to the paths
+// built so far. Appendrel members are left alone: their parent's size is
+// already summed up.
+void estimate_as_key_ranges(PlannerInfo* root, RelOptInfo* rel, List* for_estimate) {
+  if (rel->reloptkind != RELOPT_BASEREL || rel->rows <= 0) return;
+  // The key estimators look for a range's other end among these.
+  List* restrictions = rel->baserestrictinfo;
+  rel->baserestrictinfo = for_estimate;
+  const double rows = clamp_row_est(rel->tuples * clauselist_selectivity(root, for_estimate, 0, JOIN_INNER, nullptr));
+  rel->baserestrictinfo = restrictions;
+  const double ratio = rows / rel->rows;
+  rel->rows = rows;
+  ListCell* cell;
+  foreach (cell, rel->pathlist) {
+    Path* path = static_cast<Path*>(lfirst(cell));
+    path->rows = path->param_info == nullptr ? rows : clamp_row_est(path->rows * ratio);
+  }
+  foreach (cell, rel->partial_pathlist) {
+    Path* path = static_cast<Path*>(lfirst(cell));
+    path->rows = clamp_row_est(path->rows * ratio);
+  }
+  foreach (cell, rel->ppilist) {
+    ParamPathInfo* info = static_cast<ParamPathInfo*>(lfirst(cell));
+    info->ppi_rows = clamp_row_est(info->ppi_rows * ratio);
+  }
 }
 
 void add_time_index_paths(PlannerInfo* root, RelOptInfo* rel, Index rti, RangeTblEntry* rte) {
@@ -248,11 +291,12 @@ void add_time_index_paths(PlannerInfo* root, RelOptInfo* rel, Index rti, RangeTb
   if (g_support_oid_count == 0 || rte->rtekind != RTE_RELATION || rte->inh || rel->indexlist == NIL) return;
   if (rte->relkind != RELKIND_RELATION && rte->relkind != RELKIND_MATVIEW) return;
   if (rel->reloptkind != RELOPT_BASEREL && rel->reloptkind != RELOPT_OTHER_MEMBER_REL) return;
-  List* derived = derived_conditions(root, rel);
+  List* for_estimate;
+  List* derived = derived_conditions(root, rel, &for_estimate);
   if (derived == NIL) return;
-  // The derived clauses take part in index matching only: the row estimate
-  // (already made) and the filter (the restrictions at plan creation) are the
-  // time predicates' own.
+  estimate_as_key_ranges(root, rel, for_estimate);
+  // The derived clauses take part in index matching only: the filter (the
+  // restrictions at plan creation) is the time predicates themselves.
   // Index matching reads each index's own copy of the restrictions
   // (indrestrictinfo), OR clauses the relation's.
   List* restrictions = rel->baserestrictinfo;
