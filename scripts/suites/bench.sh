@@ -72,4 +72,11 @@ bench_check "estimates.csv has 32 rows" test "$(tail -n +2 "$bench_out/estimates
 bench_check "ulid and tsid estimates within 3x" awk -F, 'NR > 1 && ($1 == "ulid" || $1 == "tsid") { n++; if ($6 > 3) bad++ }
   END { exit !(n == 16 && bad == 0) }' "$bench_out/estimates.csv"
 
+# max() with and without a combine function: a small table, four timed rows.
+ROWS=20000 RUNS=1 OUT_DIR="$bench_out" PORT=55457 NAME_PREFIX=smoke_minmax \
+  timeout 300 bash test/bench/parallel_minmax.sh >"$LOGS/bench-minmax.log" 2>&1
+bench_check "parallel_minmax.sh exit status (see $LOGS/bench-minmax.log)" test $? -eq 0
+bench_check "parallel_minmax.csv has 4 timed rows" awk -F, 'NR > 1 && $4 ~ /^[0-9.]+$/ && $4 > 0 { n++ }
+  END { exit !(n == 4) }' "$bench_out/parallel_minmax.csv"
+
 tally bench "$bench_pass" "$bench_fail"
