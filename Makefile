@@ -2,7 +2,7 @@
 # unit tests, fuzzing and benchmarks of the pure C++ core (see README.md).
 
 EXTENSION = ulid_tsid
-EXTVERSION = 0.3.0
+EXTVERSION = 0.4.0
 
 MODULE_big = ulid_tsid
 CORE_SRCS = $(sort $(wildcard src/core/*.cpp))
