@@ -1,129 +1,134 @@
 #!/usr/bin/env bash
-# Runs every test suite on a fresh machine: installs the dependencies, builds
-# PostgreSQL 13 and 18 from Debian's source packages the first time (cached in
-# /var/cache/ulid_tsid), then runs the pure-core suites once and the server
-# suites on every tested major, each against the extension built for that
-# major with -Werror and installed into it. Throwaway clusters live inside the
-# checkout. Ends with one line "N passed, N failed"; exit 0 only when nothing
-# failed.
+# Runs every test suite on a fresh machine: installs the dependencies, makes the
+# Debian chroots of the other majors the first time (scripts/chroot.sh, cached in
+# /var/cache/ulid_tsid), then runs the pure-core suites once and the server suites
+# on every major, each against Debian's own server of that major with the extension
+# built for it with -Werror and installed into it. Ends with one line
+# "N passed, N failed"; exit 0 only when nothing failed.
 #
 #   bash scripts/test.sh                          everything
 #   PG_MAJORS=18 bash scripts/test.sh             server suites on 18 only
 #   SUITES="unit regress" bash scripts/test.sh    a subset
 #
-# Majors: 13, 15 and 18 are required (a server that cannot be had fails the
-# run); 17 and 19 run too wherever their source package can be fetched, and
-# are otherwise compiled against their headers only, with one line saying so.
-# 15 (the system's server) goes last, so that the build left installed, the
-# benchmark smoke run and scripts/demo.sh use it.
+# Each suite is a program (scripts/suites/NAME.sh) with one contract: it runs, prints
+# its checks, ends with "N passed, N failed" and exits 0 only when none failed; a
+# server suite runs on the major PG_MAJOR names (`PG_MAJOR=17 bash
+# scripts/suites/regress.sh`), whether that server is the host's (15) or in a chroot.
+# This runner only schedules them and adds up their last lines; each suite's whole
+# output is also in .cluster/logs/run/.
+#
+# Majors: 13 (bullseye), 15 (the host, bookworm), 17 (trixie), 18 (sid), 19
+# (experimental). 15 goes last, so that the build left installed, the benchmark smoke
+# run and scripts/demo.sh use it. crossversion runs once, in the sid chroot, after the
+# majors (pg_upgrade 13 -> 18 and 18 -> 19, dumps 13 <-> 18).
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 SUITES=" ${SUITES:-unit sanitizers fuzz regress upgrade concurrency tap clients bench package crossversion} "
-PG_MAJORS="${PG_MAJORS:-13 18 15}"
-EXTRA_MAJORS="${EXTRA_MAJORS-17 19}"
+PG_MAJORS="${PG_MAJORS:-13 17 18 19 15}"
 LOGS="$ROOT/.cluster/logs"
-ORIGINAL_PATH="$PATH"
+export ROOT LOGS ULID_TSID_CACHE="${ULID_TSID_CACHE:-/var/cache/ulid_tsid}"
+RUNLOGS="$LOGS/run"
 PASSED=0
 FAILED=0
 NOTES=()
+START=$SECONDS
 
-tally() {  # tally SUITE PASSED FAILED
-  echo "== $1${PG_LABEL:+ ($PG_LABEL)}: $2 passed, $3 failed"
-  PASSED=$((PASSED + $2)); FAILED=$((FAILED + $3))
-}
 wanted() { case "$SUITES" in *" $1 "*) return 0 ;; esac; return 1; }
-run_suite() {  # sourced with no arguments: tap.sh reads "$@" as its file list
-  local suite="$1"; shift
-  if wanted "$suite"; then echo "== running $suite${PG_LABEL:+ on $PG_LABEL}"; source "scripts/suites/$suite.sh"; fi
-}
 
-# Builds the extension for $PG_CONFIG with warnings as errors and installs it.
-build_for() {
-  local log="$LOGS/build-$1.log"
-  if flock /tmp/ulid_tsid.make.lock bash -c \
-       'make clean >/dev/null 2>&1; make -j2 EXTRA_CXXFLAGS=-Werror && make install' >"$log" 2>&1; then
-    tally "build with -Werror and install" 1 0; return 0
-  fi
-  tail -40 "$log"; tally "build with -Werror and install (see $log)" 0 1; return 1
-}
-
-# Every source file compiled against a major's server headers (-fsyntax-only),
-# for a major whose server cannot be built here.
-compile_only() {
-  local major="$1" why="$2" headers log="$LOGS/compile-$1.log" ok=0 bad=0 f
-  if ! headers="$(bash scripts/postgres.sh --headers "$major" 2>"$log")"; then
-    NOTES+=("PostgreSQL $major: NOT TESTED: no source and no headers ($(tail -1 "$log"))")
-    return
-  fi
-  for f in src/core/*.cpp src/pg/*.cpp; do
-    if g++ -std=c++17 -fsyntax-only -fno-exceptions -fno-rtti -Wall -Wextra -Wno-unused-parameter \
-         -Wno-missing-field-initializers -Wno-register -Werror -I. -I"$headers" "$f" >>"$log" 2>&1; then
-      ok=$((ok + 1))
-    else
-      bad=$((bad + 1)); echo "   FAIL $f against PostgreSQL $major headers (see $log)"
-    fi
-  done
-  PG_LABEL="PG $major headers" tally "compile every file with -Werror" "$ok" "$bad"
-  NOTES+=("PostgreSQL $major: compiled only (every file, -fsyntax-only -Werror, against $headers); suites not run: $why")
-}
-
-bash scripts/install-deps.sh || { echo "dependency install failed"; echo "0 passed, 1 failed"; exit 1; }
-mkdir -p "$LOGS"
-source scripts/cluster.sh
-
-# The pure core, once: no server involved (the unit suite's build needs none).
-for suite in unit sanitizers fuzz; do run_suite "$suite"; done
-
-server_suites=0
-for s in regress upgrade concurrency tap clients bench package crossversion; do wanted "$s" && server_suites=1; done
-majors="$PG_MAJORS"
-if [ "$server_suites" = 1 ]; then
-  for major in $EXTRA_MAJORS; do
-    if bash scripts/postgres.sh "$major" >"$LOGS/postgres-$major.out" 2>"$LOGS/postgres-$major.log"; then
-      majors="$major $majors"
-    else
-      compile_only "$major" "$(tail -1 "$LOGS/postgres-$major.log")"
-    fi
-  done
-else
-  majors=""
-fi
-
-for major in $majors; do
-  PG_LABEL="PG $major"
-  echo "== PostgreSQL $major"
-  if ! PG_CONFIG="$(bash scripts/postgres.sh "$major" 2>"$LOGS/postgres-$major.log")"; then
-    tail -5 "$LOGS/postgres-$major.log"; tally "PostgreSQL $major server" 0 1; continue
-  fi
-  export PG_CONFIG
-  PGBIN="$("$PG_CONFIG" --bindir)"
-  export PATH="$PGBIN:$ORIGINAL_PATH"
-  echo "   $("$PG_CONFIG" --version) at $PG_CONFIG"
-  build_for "$major" || continue
-  for suite in regress upgrade concurrency tap clients; do run_suite "$suite"; done
-  # The benchmark scripts measure the system's server; the Debian package is
-  # built for it (the only major installed from Debian's packages) and puts
-  # back what the build above installed into it.
-  [ "$major" = 15 ] && run_suite bench
-  [ "$major" = 15 ] && run_suite package
-done
-PG_LABEL=""
-if wanted package && [[ " $majors " != *" 15 "* ]]; then
-  NOTES+=("package: not run (it builds and installs the Debian package of the system's server, 15)")
-fi
-
-# Across majors (pg_upgrade 13 -> 18, dumps between 15 and 18): only after
-# this run has built and installed the extension into 13, 15 and 18.
-if wanted crossversion; then
-  if [[ " $majors " == *" 13 "* && " $majors " == *" 18 "* && " $majors " == *" 15 "* ]]; then
-    run_suite crossversion
+# run NAME [ENV=VALUE...]: one suite program; its output shown and kept; its last
+# line added up (a suite that ends without one counts as one failure).
+run() {
+  local name="$1"; shift
+  local label="$name" out line p f rc t=$SECONDS
+  for a in "$@"; do case "$a" in PG_MAJOR=*) label="$name on PG ${a#PG_MAJOR=}" ;; esac; done
+  out="$RUNLOGS/${label// /_}.out"
+  echo "== running $label"
+  env "$@" bash "scripts/suites/$name.sh" 2>&1 | tee "$out"
+  rc=${PIPESTATUS[0]}
+  line="$(tail -n 1 "$out")"
+  if [[ "$line" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+    p=${BASH_REMATCH[1]}; f=${BASH_REMATCH[2]}
+    [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
   else
-    NOTES+=("crossversion: not run (it needs 13, 18 and 15 in PG_MAJORS)")
+    p=0; f=1; echo "   $label ended without its 'N passed, N failed' line (exit $rc)"
+  fi
+  echo "== $label: $p passed, $f failed ($((SECONDS - t)) s)"
+  PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
+  [ "$f" -eq 0 ]
+}
+
+mkdir -p "$RUNLOGS"
+bash scripts/install-deps.sh || { echo "dependency install failed"; echo "0 passed, 1 failed"; exit 1; }
+
+server_suites=""
+for s in regress upgrade concurrency tap clients bench package crossversion; do wanted "$s" && server_suites=1; done
+
+# The chroots, made in the background while the core suites run (their making is
+# mostly download and unpacking). 18 and 19 share one.
+declare -A CHROOT_JOB=()
+if [ -n "$server_suites" ]; then
+  want_chroots=""
+  for m in $PG_MAJORS; do [ "$m" = 15 ] || want_chroots="$want_chroots $m"; done
+  wanted crossversion && want_chroots="$want_chroots 18"
+  seen=" "
+  for m in $want_chroots; do
+    c="$(bash scripts/chroot.sh --list | awk -v m="$m" '$1 == m { print $2 }')"
+    case "$seen" in *" $c "*) continue ;; esac
+    seen="$seen$c "
+    ( t=$SECONDS; bash scripts/chroot.sh "$m" >/dev/null 2>"$LOGS/chroot-$c.log"; rc=$?
+      echo "chroot $c: exit $rc after $((SECONDS - t)) s" >>"$LOGS/chroot-$c.log"; exit $rc ) &
+    CHROOT_JOB[$c]=$!
+  done
+fi
+
+# The pure core, once: no server involved.
+for suite in unit sanitizers fuzz; do wanted "$suite" && { run "$suite" || true; }; done
+
+for c in "${!CHROOT_JOB[@]}"; do
+  if wait "${CHROOT_JOB[$c]}"; then echo "== chroot $c: $(tail -n 1 "$LOGS/chroot-$c.log")"
+  else echo "== chroot $c could not be made:"; tail -n 8 "$LOGS/chroot-$c.log"; fi
+done
+
+if [ -n "$server_suites" ]; then
+  for major in $PG_MAJORS; do
+    echo "== PostgreSQL $major"
+    t=$SECONDS
+    (
+      PASSED=0; FAILED=0
+      # One holder of the major's server for all of its suites (lib/pg.sh).
+      if [ "$major" != 15 ]; then
+        exec 6>"$ULID_TSID_CACHE/locks/use-$major" 2>/dev/null || { mkdir -p "$ULID_TSID_CACHE/locks"; exec 6>"$ULID_TSID_CACHE/locks/use-$major"; }
+        flock 6
+        export PG_LOCKED=$major
+      fi
+      suites=(build regress upgrade concurrency tap clients)
+      [ "$major" = 15 ] && suites+=(bench)
+      suites+=(package)
+      for s in "${suites[@]}"; do
+        [ "$s" = build ] || wanted "$s" || continue
+        run "$s" PG_MAJOR="$major" || [ "$s" != build ] || break   # no build: nothing to test
+      done
+      echo "$PASSED $FAILED" >"$RUNLOGS/totals-$major"
+    )
+    read -r p f <"$RUNLOGS/totals-$major" || { p=0; f=1; }
+    PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
+    echo "== PostgreSQL $major: $p passed, $f failed in $((SECONDS - t)) s"
+  done
+  wanted bench && [[ " $PG_MAJORS " != *" 15 "* ]] && NOTES+=("bench: not run (it measures the host's server, 15)")
+fi
+
+# Across majors, in the sid chroot: pg_upgrade 13 -> 18 and 18 -> 19, dumps 13 <-> 18.
+if wanted crossversion; then
+  if [[ " $PG_MAJORS " == *" 13 "* ]]; then
+    run crossversion || true
+  else
+    NOTES+=("crossversion: not run (it installs the extension built for 13 in the bullseye chroot into the sid chroot's 13: 13 must be in PG_MAJORS)")
   fi
 fi
 
 echo
 for note in "${NOTES[@]}"; do echo "$note"; done
+echo "whole run: $((SECONDS - START)) s"
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

@@ -39,7 +39,7 @@ CREATE TABLE ev_uuid (id uuid PRIMARY KEY) PARTITION BY RANGE (id);
 CREATE TABLE ev_uuid_d1 PARTITION OF ev_uuid FOR VALUES FROM (uuidv7_lower_bound('2024-01-01')) TO (uuidv7_lower_bound('2024-01-02'));
 CREATE TABLE ev_uuid_d2 PARTITION OF ev_uuid FOR VALUES FROM (uuidv7_lower_bound('2024-01-02')) TO (uuidv7_lower_bound('2024-01-03'));
 INSERT INTO ev_uuid VALUES (uuidv7_upper_bound('2024-01-01 23:59:59.999')), (uuidv7_lower_bound('2024-01-02'));
-SELECT tableoid::regclass AS part, uuid_extract_timestamp(id) AS at FROM ev_uuid ORDER BY id;
+SELECT tableoid::regclass AS part, uuidv7_timestamp(id) AS at FROM ev_uuid ORDER BY id;
 
 -- Partitions around now: generated keys land in today's, and a predicate on the
 -- key built from now() prunes the older partitions at executor start.

@@ -1,7 +1,14 @@
-# Benchmark smoke (sourced by scripts/test.sh): a short run of the benchmarks
-# in test/bench/ into $LOGS/bench-smoke (never over the committed results),
-# checking that they run and write well-formed CSV with sane numbers.
-# One pass/fail per check.
+#!/usr/bin/env bash
+# Benchmark smoke: a short run of the benchmarks in test/bench/ into
+# $LOGS/bench-smoke (never over the committed results), checking that they run
+# and write well-formed CSV with sane numbers. One pass/fail per check. On the
+# host's server only (the benchmarks measure the system's PostgreSQL).
+#   bash scripts/suites/bench.sh   (after PG_MAJOR=15 bash scripts/suites/build.sh)
+set -uo pipefail
+PG_MAJOR=15
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/pg.sh"
+cd "$ROOT"
+export PATH="$PG_BINDIR:$PATH"
 bench_out="$LOGS/bench-smoke"
 rm -rf "$bench_out"; mkdir -p "$bench_out"
 bench_pass=0; bench_fail=0

@@ -1,9 +1,13 @@
+#!/usr/bin/env bash
 # Real client drivers against the extension (test/clients): psycopg 3,
 # psycopg2, asyncpg, node-postgres with the npm reference ID libraries (ulid,
 # uuid, tsid-ts) and pgjdbc, each a program that prints "ok N" / "not ok N"
 # lines; plus the check that the README's client recipes are the code these
-# programs run. Sourced by scripts/test.sh (uses tally, cluster_start, $LOGS).
-# pgjdbc speaks TCP only, so the cluster also listens on 127.0.0.1.
+# programs run. The clients are the host's; a chroot's server is reached through
+# its socket directory under the chroot, pgjdbc (TCP only) through 127.0.0.1.
+#   PG_MAJOR=17 bash scripts/suites/clients.sh   (after scripts/suites/build.sh)
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/pg.sh"
 clients_dir="$ROOT/test/clients"
 clients_port=${CLIENTS_PORT:-55440}
 clients_ok=0; clients_bad=0
@@ -30,7 +34,7 @@ clients_npm() {
 # clients_run NAME COMMAND...: runs in test/clients against a database of its
 # own with the extension (the programs' table names may repeat), output in $LOGS.
 clients_run() {
-  local name="$1" log="$LOGS/clients-$1${PG_LABEL:+-${PG_LABEL// /}}.log" rc start=$SECONDS
+  local name="$1" log="$LOGS/clients-$1-$PG_MAJOR.log" rc start=$SECONDS
   local db="clients_${1//-/_}"
   shift
   psql -qX -v ON_ERROR_STOP=1 -c "CREATE DATABASE $db" >"$log" 2>&1 &&
@@ -41,7 +45,7 @@ clients_run() {
   clients_count "$name" "$log" "$rc"
 }
 
-cluster_start clients "$clients_port" "listen_addresses = '127.0.0.1'"
+cluster_start clients "$clients_port" "listen_addresses = '127.0.0.1'" || exit 1
 clients_run readme /usr/bin/python3 readme_recipes.py
 # Debian's python3, which sees Debian's python3-psycopg and friends.
 clients_run psycopg /usr/bin/python3 psycopg_client.py

@@ -1,5 +1,11 @@
+#!/usr/bin/env bash
 # Eight pgbench clients insert generated keys into UNIQUE columns, 2 million rows
 # per key type, with the library preloaded and not: zero unique violations.
+# pgbench is the major's own, run where its server is.
+#   PG_MAJOR=17 bash scripts/suites/concurrency.sh   (after scripts/suites/build.sh)
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/pg.sh"
+cd "$ROOT"
 CONC_ROWS_PER_TX=100
 CONC_TX_PER_CLIENT=${CONC_TX_PER_CLIENT:-2500}   # 8 x 2500 x 100 = 2,000,000 rows
 conc_expected=$((8 * CONC_TX_PER_CLIENT * CONC_ROWS_PER_TX))
@@ -11,7 +17,7 @@ conc_check() {  # conc_check LABEL CONDITION-RESULT(t/f)
 for mode in plain preloaded; do
   conf=()
   [ "$mode" = preloaded ] && conf=("shared_preload_libraries = 'ulid_tsid'")
-  cluster_start "concurrency_$mode" 55432 "${conf[@]}"
+  cluster_start "concurrency_$mode" 55432 "${conf[@]}" || exit 1
   psql -qX -v ON_ERROR_STOP=1 -c "CREATE EXTENSION ulid_tsid" >/dev/null
   for gen in generate_tsid generate_ulid; do
     table="keys_${gen}"
@@ -20,11 +26,11 @@ for mode in plain preloaded; do
     echo "INSERT INTO $table SELECT $gen() FROM generate_series(1, $CONC_ROWS_PER_TX);" >"$script"
     chmod 644 "$script"
     start=$(date +%s.%N)
-    if pgbench -n -c 8 -j 2 -t "$CONC_TX_PER_CLIENT" -f "$script" >"$LOGS/concurrency_${mode}_$gen.log" 2>&1; then
-      failed_tx=$(grep -oE 'number of failed transactions: [0-9]+' "$LOGS/concurrency_${mode}_$gen.log" | grep -oE '[0-9]+$' || echo 0)
+    if pg_in pgbench -n -c 8 -j 2 -t "$CONC_TX_PER_CLIENT" -f "$script" >"$LOGS/concurrency-${PG_MAJOR}_${mode}_$gen.log" 2>&1; then
+      failed_tx=$(grep -oE 'number of failed transactions: [0-9]+' "$LOGS/concurrency-${PG_MAJOR}_${mode}_$gen.log" | grep -oE '[0-9]+$' || echo 0)
       conc_check "$mode $gen: pgbench 8 clients finished, ${failed_tx:-0} failed transactions" "$([ "${failed_tx:-0}" = 0 ] && echo t || echo f)"
     else
-      tail -5 "$LOGS/concurrency_${mode}_$gen.log"
+      tail -5 "$LOGS/concurrency-${PG_MAJOR}_${mode}_$gen.log"
       conc_check "$mode $gen: pgbench 8 clients finished without error" f
     fi
     secs=$(echo "$(date +%s.%N) - $start" | bc 2>/dev/null || echo "?")

@@ -1,6 +1,12 @@
-# pg_regress suites (sql/ and expected/) against a throwaway cluster, after a
-# check that every test file in sql/ is scheduled in the Makefile and has its
+#!/usr/bin/env bash
+# pg_regress suites (sql/ and expected/) against a throwaway cluster of one major
+# (`make installcheck` where the extension was built: scripts/suites/build.sh), after
+# a check that every test file in sql/ is scheduled in the Makefile and has its
 # expected output (a test left out of REGRESS would never run).
+#   PG_MAJOR=17 bash scripts/suites/regress.sh
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/pg.sh"
+cd "$ROOT"
 schedule=" $(sed -n 's/^REGRESS = //p' Makefile) "
 unscheduled=""
 for f in sql/*.sql; do
@@ -10,14 +16,18 @@ for f in sql/*.sql; do
   [ -f "expected/$t.out" ] || unscheduled="$unscheduled $t(no expected output)"
 done
 for t in $schedule; do [ -f "sql/$t.sql" ] || unscheduled="$unscheduled $t(no sql file)"; done
-if [ -z "$unscheduled" ]; then tally schedule 1 0; else echo "not in REGRESS or incomplete:$unscheduled"; tally schedule 0 1; fi
-cluster_start regress 55431
-make installcheck >"$LOGS/regress.log" 2>&1
+check "every sql/*.sql is in REGRESS with its expected output${unscheduled:+ (not:$unscheduled)}" test -z "$unscheduled"
+pg_copy_tree
+cluster_start regress 55431 || exit 1
+log="$LOGS/regress-$PG_MAJOR.log"
+(cd "$PG_SRC" && rm -f regression.diffs && pg_in make installcheck) >"$log" 2>&1
 regress_rc=$?
-cat "$LOGS/regress.log" | grep -E '^(test |ok |not ok | +[a-z_]+ +\.\.\.)|^ *(ok|FAILED)' || true
-ok=$(grep -cE '(\.\.\. ok|^ok )' "$LOGS/regress.log")
-bad=$(grep -cE '(\.\.\. FAILED|^not ok )' "$LOGS/regress.log")
-if [ "$regress_rc" -ne 0 ] && [ "$bad" -eq 0 ]; then bad=1; tail -30 "$LOGS/regress.log"; fi
-[ -f regression.diffs ] && head -200 regression.diffs
+grep -E '^(test |ok |not ok | +[a-z_]+ +\.\.\.)|^ *(ok|FAILED)' "$log" || true
+ok=$(grep -cE '(\.\.\. ok|^ok )' "$log")
+bad=$(grep -cE '(\.\.\. FAILED|^not ok )' "$log")
+if [ "$regress_rc" -ne 0 ] && [ "$bad" -eq 0 ]; then bad=1; tail -30 "$log"; fi
+if [ -f "$PG_SRC/regression.diffs" ]; then
+  cp "$PG_SRC/regression.diffs" "$LOGS/regression-$PG_MAJOR.diffs"; head -200 "$PG_SRC/regression.diffs"
+fi
 tally regress "$ok" "$bad"
 cluster_stop regress

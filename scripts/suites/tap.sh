@@ -1,48 +1,55 @@
+#!/usr/bin/env bash
 # TAP tests (test/t/*.pl): real PostgreSQL clusters under real faults, driven by
-# PostgreSQL::Test::Cluster. Sourced by scripts/test.sh (uses tally and $LOGS).
-# Stand-alone:  bash scripts/suites/tap.sh [test/t/00X_name.pl ...]
+# PostgreSQL::Test::Cluster, on one major, run where its server is (the host's 15,
+# or inside the major's chroot, with that major's own test modules and pg_regress).
+#   PG_MAJOR=17 bash scripts/suites/tap.sh [test/t/00X_name.pl ...]   (after build.sh)
 #
-# initdb refuses root, so prove runs as 'postgres' when we are root. Clusters,
-# sockets' port locks and per-test logs live under build/tap/tmp_check
-# (TESTDIR); the server logs of a failed test are in build/tap/tmp_check/log
-# (build/tap/log with 17+'s test modules, which put it beside tmp_check).
-# The scripts' shared module, test/t/UlidTsid.pm, is found through PERL5LIB.
-tap_root="${ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
-tap_logs="${LOGS:-$tap_root/.cluster/logs}"
-tap_bindir="$(${PG_CONFIG:-pg_config} --bindir)"
-tap_pgxs="$(dirname "$(${PG_CONFIG:-pg_config} --pgxs)")/.."   # .../lib/pgxs/src
-source "$tap_root/scripts/suites/prove_report.sh"
+# initdb refuses root, so prove runs as 'postgres'. Clusters, port locks and
+# per-test logs live under build/tap/tmp_check of the tree the extension was built
+# in (TESTDIR; the checkout on 15, its copy in the chroot otherwise); the server
+# logs of a failed test are in build/tap/tmp_check/log (build/tap/log with 17+'s
+# test modules). The scripts' shared module, test/t/UlidTsid.pm, is on PERL5LIB.
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/pg.sh"
+source "$ROOT/scripts/suites/prove_report.sh"
+pg_copy_tree
+tap_pgxs="$(dirname "$(pg_in "$PG_CONFIG" --pgxs)")/.."   # .../lib/pgxs/src, as seen where prove runs
 tap_files=()
-for tap_f in "$@"; do tap_files+=("$(cd "$(dirname "$tap_f")" && pwd)/$(basename "$tap_f")"); done
-[ ${#tap_files[@]} -eq 0 ] && tap_files=("$tap_root"/test/t/*.pl)
-mkdir -p "$tap_logs"
-prove_workdir tap "$tap_root/build/tap" "$tap_root/test/t" "${tap_files[@]}"
-tap_dir="$PROVE_DIR"; tap_lib="$PROVE_LIB"; tap_files=("${PROVE_FILES[@]}")
+for tap_f in "$@"; do tap_files+=("$PG_SRC/test/t/$(basename "$tap_f")"); done
+[ ${#tap_files[@]} -eq 0 ] && tap_files=("$PG_SRC"/test/t/*.pl)
+tap_dir="$PG_SRC/build/tap"
+tap_lib="$PG_SRC/test/t"
+if [ -z "$PG_CHROOT" ]; then
+  prove_workdir tap "$tap_dir" "$tap_lib" "${tap_files[@]}"
+  tap_dir="$PROVE_DIR"; tap_lib="$PROVE_LIB"; tap_files=("${PROVE_FILES[@]}")
+else
+  mkdir -p "$tap_dir"; pg_in chown postgres:postgres "$tap_dir"
+fi
+tap_log="$LOGS/tap-$PG_MAJOR.log" tap_err="$LOGS/tap-$PG_MAJOR.err"
 # Stops any server a killed or timed-out test script left behind (only ours:
 # the clusters under this suite's tmp_check).
 tap_stop_leftovers() {
   local pidfile
   for pidfile in "$tap_dir"/tmp_check/*/pgdata/postmaster.pid "$tap_dir"/tmp_check/*/*/pgdata/postmaster.pid; do
     [ -f "$pidfile" ] || continue
-    as_postgres "$tap_bindir/pg_ctl" -D "$(dirname "$pidfile")" -m immediate -w stop >/dev/null 2>&1 &&
+    (cd / && pg_as_postgres "$PG_BINDIR/pg_ctl" -D "$(dirname "$pidfile")" -m immediate -w stop) >/dev/null 2>&1 &&
       echo "tap: stopped a leftover server in $(dirname "$pidfile")"
   done
 }
-# One run at a time per checkout (two runs would share build/tap).
+# One run at a time per tree (two runs would share build/tap).
 (
   flock 9
   tap_stop_leftovers
   rm -rf "$tap_dir/tmp_check" "$tap_dir/log"
   cd "$tap_dir" &&
-  as_postgres env PATH="$tap_bindir:$PATH" \
-    PERL5LIB="$tap_pgxs/test/perl:$tap_lib${PERL5LIB:+:$PERL5LIB}" \
-    PG_REGRESS="$tap_pgxs/test/regress/pg_regress" \
-    TESTDIR="$tap_dir" PGDATABASE=postgres \
-    PG_TEST_TIMEOUT_DEFAULT="${PG_TEST_TIMEOUT_DEFAULT:-120}" \
-    timeout -k 10 "${TAP_TIMEOUT:-900}" prove --timer -v "${tap_files[@]}"
+  PERL5LIB="$tap_pgxs/test/perl:$tap_lib" PG_REGRESS="$tap_pgxs/test/regress/pg_regress" \
+  TESTDIR="$tap_dir" PGDATABASE=postgres PG_TEST_TIMEOUT_DEFAULT="${PG_TEST_TIMEOUT_DEFAULT:-120}" \
+  PG_PASS_ENV="PERL5LIB PG_REGRESS TESTDIR" \
+    pg_as_postgres env PERL5LIB="$tap_pgxs/test/perl:$tap_lib" PG_REGRESS="$tap_pgxs/test/regress/pg_regress" \
+      TESTDIR="$tap_dir" timeout -k 10 "${TAP_TIMEOUT:-900}" prove --timer -v "${tap_files[@]}"
   rc=$?
   tap_stop_leftovers
   exit $rc
-) 9>"$tap_dir.lock" >"$tap_logs/tap.log" 2>"$tap_logs/tap.err"
+) 9>"$tap_dir.lock" >"$tap_log" 2>"$tap_err"
 tap_rc=$?
-prove_report tap "$tap_logs/tap.log" "$tap_logs/tap.err" "$tap_dir" "$tap_rc"
+prove_report tap "$tap_log" "$tap_err" "$tap_dir" "$tap_rc"

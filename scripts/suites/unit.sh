@@ -1,7 +1,12 @@
+#!/usr/bin/env bash
 # Unit tests of the pure C++ core: GoogleTest via `make unit` (g++ -O2), counted
 # from gtest's summary lines; a build failure or a crash before the summary
 # counts as one failure. Then a one-line smoke run of the core benchmark
-# (`make bench-core`), counted as one test. Sourced by scripts/test.sh.
+# (`make bench-core`), counted as one test. 
+#   bash scripts/suites/unit.sh   (no server; ends with "N passed, N failed")
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
+cd "$ROOT"
 unit_log="$LOGS/unit.log"
 make -j2 unit >"$unit_log" 2>&1
 unit_rc=$?

@@ -1,27 +1,32 @@
-# Upgrade paths (sourced by scripts/test.sh): for every released version (each
+#!/usr/bin/env bash
+# Upgrade paths, on one major: for every released version (each
 # frozen sql/ulid_tsid--X.sql other than the current one), a database made with
 # CREATE EXTENSION ... VERSION 'X' and then ALTER EXTENSION ... UPDATE must hold
 # exactly what a fresh install of the current version holds: the extension's
 # member objects with their definitions, comments, ownership and membership,
 # compared as pg_dump --binary-upgrade --schema-only prints them (that mode
 # lists members one by one; OIDs, which always differ, are masked).
+#   PG_MAJOR=17 bash scripts/suites/upgrade.sh   (after scripts/suites/build.sh)
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/pg.sh"
+cd "$ROOT"
 upg_current=$(sed -n "s/^default_version = '\(.*\)'/\1/p" ulid_tsid.control)
 upg_pass=0; upg_fail=0
 # upg_dump DB: the schema with OIDs and pg_dump's random \restrict key masked,
 # its entries sorted: before 15, pg_dump orders operators of the same name by
 # OID, which follows creation order, and an update creates in another order.
 upg_dump() {
-  "$PGBIN/pg_dump" --binary-upgrade --schema-only "$1" |
+  pg_in pg_dump --binary-upgrade --schema-only "$1" |
     sed -E -e "s/'?[0-9]+'?::pg_catalog\.oid/OID/g" -e '/^\\(un)?restrict /d' |
     awk 'BEGIN { RS = "\n--\n-- Name: " } { gsub(/\n/, "\001"); print }' | LC_ALL=C sort | tr '\001' '\n'
 }
 upg_check() {  # upg_check LABEL t|f
   if [ "$2" = t ]; then upg_pass=$((upg_pass + 1)); echo "   ok   $1"; else upg_fail=$((upg_fail + 1)); echo "   FAIL $1"; fi
 }
-cluster_start upgrade 55433
+cluster_start upgrade 55433 || exit 1
 psql -qX -c "CREATE DATABASE upg_fresh" -c "CREATE DATABASE upg_base" >/dev/null
 psql -qX -d upg_fresh -v ON_ERROR_STOP=1 -c "CREATE EXTENSION ulid_tsid" >/dev/null
-upg_dump upg_fresh >"$LOGS/upgrade_fresh.sql"
+upg_dump upg_fresh >"$LOGS/upgrade-$PG_MAJOR-fresh.sql"
 upg_check "fresh install is version $upg_current" \
   "$([ "$(psql -qXAt -d upg_fresh -c "SELECT extversion FROM pg_extension WHERE extname = 'ulid_tsid'")" = "$upg_current" ] && echo t || echo f)"
 for upg_script in sql/ulid_tsid--*.sql; do
@@ -30,18 +35,18 @@ for upg_script in sql/ulid_tsid--*.sql; do
   upg_db="upg_from_${upg_from//./_}"
   psql -qX -c "CREATE DATABASE $upg_db" >/dev/null
   if psql -qX -d "$upg_db" -v ON_ERROR_STOP=1 -c "CREATE EXTENSION ulid_tsid VERSION '$upg_from'" \
-       -c "ALTER EXTENSION ulid_tsid UPDATE" >"$LOGS/upgrade_$upg_from.log" 2>&1; then
-    upg_dump "$upg_db" >"$LOGS/upgrade_from_$upg_from.sql"
-    if diff -u "$LOGS/upgrade_fresh.sql" "$LOGS/upgrade_from_$upg_from.sql" >"$LOGS/upgrade_from_$upg_from.diff"; then
-      upg_members=$(grep -c '^ALTER EXTENSION ulid_tsid ADD' "$LOGS/upgrade_fresh.sql")
+       -c "ALTER EXTENSION ulid_tsid UPDATE" >"$LOGS/upgrade-$PG_MAJOR-$upg_from.log" 2>&1; then
+    upg_dump "$upg_db" >"$LOGS/upgrade-$PG_MAJOR-from_$upg_from.sql"
+    if diff -u "$LOGS/upgrade-$PG_MAJOR-fresh.sql" "$LOGS/upgrade-$PG_MAJOR-from_$upg_from.sql" >"$LOGS/upgrade-$PG_MAJOR-from_$upg_from.diff"; then
+      upg_members=$(grep -c '^ALTER EXTENSION ulid_tsid ADD' "$LOGS/upgrade-$PG_MAJOR-fresh.sql")
       upg_check "$upg_from -> $upg_current equals a fresh $upg_current install ($upg_members members compared)" \
         "$([ "$upg_members" -gt 100 ] && echo t || echo f)"
     else
-      head -40 "$LOGS/upgrade_from_$upg_from.diff"
-      upg_check "$upg_from -> $upg_current equals a fresh $upg_current install (diff: $LOGS/upgrade_from_$upg_from.diff)" f
+      head -40 "$LOGS/upgrade-$PG_MAJOR-from_$upg_from.diff"
+      upg_check "$upg_from -> $upg_current equals a fresh $upg_current install (diff: $LOGS/upgrade-$PG_MAJOR-from_$upg_from.diff)" f
     fi
   else
-    tail -5 "$LOGS/upgrade_$upg_from.log"
+    tail -5 "$LOGS/upgrade-$PG_MAJOR-$upg_from.log"
     upg_check "CREATE EXTENSION VERSION '$upg_from' then UPDATE" f
   fi
 done
