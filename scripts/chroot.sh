@@ -61,7 +61,7 @@ chroot_of() {
 }
 
 # What the suites need inside every chroot, besides the servers.
-COMMON=(ca-certificates g++ make libsodium-dev perl libipc-run-perl
+COMMON=(ca-certificates build-essential g++ make libsodium-dev perl libipc-run-perl
         debhelper dpkg-dev fakeroot postgresql-server-dev-all pgxnclient zip unzip)
 
 # recipe NAME: sets SUITE (debootstrap's), EXTRA_SUITES, and STEPS (apt-get install

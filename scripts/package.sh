@@ -7,7 +7,11 @@
 #   bash scripts/package.sh dist   ulid_tsid-<version>.zip for PGXN (also: make dist)
 #   bash scripts/package.sh deb    postgresql-<major>-ulid-tsid_<version>-<rev>_<arch>.deb
 #                                  with dpkg-buildpackage, one per major in debian/pgversions
-#                                  that is installed as a Debian package (also: make deb)
+#                                  that is installed as a Debian package (also: make deb);
+#                                  PG_SUPPORTED_VERSIONS=17 builds for 17 alone
+#   bash scripts/package.sh deb-here   the same in the current directory, an exported
+#                                  tree (no git needed: what the package suite runs inside
+#                                  a major's chroot, on a tree exported into it)
 #
 # Both land in the top directory; OUT_DIR=... puts them elsewhere. The export
 # is of HEAD plus uncommitted changes to tracked files (git stash create);
@@ -20,13 +24,24 @@ STAGING="$ROOT/.cluster/package"
 version=$(sed -n 's/^EXTVERSION *= *//p' Makefile)
 mkdir -p "$STAGING"
 
+# deb_build DIR LOG: debian/control for the majors being built (pg_buildext
+# updatecontrol: the packages it lists must be the ones built), then the binary packages.
+deb_build() {
+  (cd "$1" && pg_buildext updatecontrol && dpkg-buildpackage -us -uc -b -j"$(nproc)") >"$2" 2>&1
+}
+if [ "${1:-}" = deb-here ]; then
+  log="$(pwd)/../dpkg-buildpackage.log"
+  if ! deb_build . "$log"; then tail -40 "$log" >&2; echo "package.sh: dpkg-buildpackage failed (log: $log)" >&2; exit 1; fi
+  ls "$(pwd)"/../postgresql-*-ulid-tsid_*.deb
+  exit 0
+fi
 if ! bash scripts/check-versions.sh >"$STAGING/versions.log" 2>&1; then
   grep FAIL "$STAGING/versions.log" >&2
   echo "package.sh: the version copies disagree with EXTVERSION $version: nothing built" >&2
   exit 1
 fi
 
-export_tree() {  # export_tree DIR: the tree at HEAD plus tracked changes, unpacked into DIR
+export_tree() {  # export_tree DIR (also: bash scripts/package.sh export DIR): the tree at HEAD plus tracked changes, unpacked into DIR
   local commit
   commit=$(git stash create 2>/dev/null || true)
   if [ -n "$commit" ]; then echo "package.sh: uncommitted changes to tracked files are included" >&2; fi
@@ -53,7 +68,7 @@ case "${1:-}" in
     src="$STAGING/deb/ulid-tsid-$version"
     export_tree "$src"
     log="$STAGING/deb/dpkg-buildpackage.log"
-    if ! (cd "$src" && dpkg-buildpackage -us -uc -b -j"$(nproc)") >"$log" 2>&1; then
+    if ! deb_build "$src" "$log"; then
       tail -40 "$log" >&2
       echo "package.sh: dpkg-buildpackage failed (log: $log)" >&2
       exit 1
@@ -63,6 +78,8 @@ case "${1:-}" in
       echo "$OUT_DIR/$(basename "$deb")"
     done
     ;;
+  export)
+    export_tree "$2" ;;
   *)
     sed -n '2,/^set /{/^#/s/^# \{0,1\}//p}' "$0" >&2
     exit 2
