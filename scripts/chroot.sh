@@ -77,11 +77,12 @@ recipe() {
       # postgresql-common first (19's packages need it configured), then 19 from
       # experimental, then bullseye's 13 with sid's libraries wherever they serve (no
       # -dev: its clang-11 does not install on sid; the extension for it is the one
-      # built in the bullseye chroot, copied in by the crossversion suite).
+      # built in the bullseye chroot, copied in by the crossversion suite, with
+      # bullseye's libsodium23 it links: sid has libsodium26).
       STEPS="perl postgresql-common
 postgresql-18 postgresql-server-dev-18 ${COMMON[*]}
 -t experimental postgresql-19 postgresql-server-dev-19
-postgresql-13" ;;
+postgresql-13 libsodium23" ;;
     *) die "no chroot named $1" ;;
   esac
   RECIPE="ulid_tsid chroot recipe 1

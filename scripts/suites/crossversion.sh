@@ -1,95 +1,80 @@
-# Cross-version TAP tests (test/t/cross/*.pl): pg_upgrade from PostgreSQL 13
-# to 18, and plain dumps between the system's 15 and 18, with ulid_tsid
-# installed in all three. Sourced by scripts/test.sh once every major ran (uses
-# tally and $LOGS; the extension must already be installed into the three
-# servers). Stand-alone:
+#!/usr/bin/env bash
+# Cross-version TAP tests (test/t/cross/*.pl), in the sid chroot, where Debian's 18
+# (sid), 19 (experimental) and 13 (bullseye's package, on sid's libraries) share one
+# filesystem as pg_upgrade needs: pg_upgrade 13 -> 18 (010) and 18 -> 19 (012), and
+# plain dumps 13 -> 18 and 18 -> 13 (011, ULID_TSID_DUMP_OLD=13). The extension is
+# built for 18 and 19 in the chroot (scripts/suites/build.sh); 13 there has no -dev
+# package (its clang-11 does not install on sid), so the extension built for 13 in
+# the bullseye chroot is copied into it. Each of those is one check.
 #   bash scripts/suites/crossversion.sh [test/t/cross/01X_name.pl ...]
 #
-# The servers: 13 and 18 from scripts/postgres.sh (built there, cached), 15
-# the system's /usr/bin/pg_config. Their bin directories reach the tests as
-# ULID_TSID_PG13_BINDIR, ULID_TSID_PG15_BINDIR and ULID_TSID_PG18_BINDIR (a
-# test fails when one is missing). prove runs with 18's Perl modules
-# (PostgreSQL::Test::Cluster, whose install_path runs nodes of the other majors)
-# and 18's pg_regress, as 'postgres' when we are root (initdb refuses root),
-# in build/crossversion (TESTDIR; clusters and per-test logs in its
-# tmp_check, server logs in tmp_check/log). Full TAP stream: $LOGS/crossversion.log.
-# Whole suite: about a minute; CROSSVERSION_TIMEOUT (seconds, default 270)
-# bounds it.
-xv_root="${ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
-xv_logs="${LOGS:-$xv_root/.cluster/logs}"
-xv_dir="$xv_root/build/crossversion"
-xv_lib="$xv_root/test/t"   # the tests' shared module, UlidTsid.pm
-xv_files=()
-for xv_f in "$@"; do xv_files+=("$(cd "$(dirname "$xv_f")" && pwd)/$(basename "$xv_f")"); done
-[ ${#xv_files[@]} -eq 0 ] && xv_files=("$xv_root"/test/t/cross/*.pl)
-if ! declare -F tally >/dev/null; then
-  tally() { echo "== $1: $2 passed, $3 failed"; [ "$3" -eq 0 ]; }
+# prove runs as 'postgres' inside the chroot with 19's Perl modules
+# (PostgreSQL::Test::Cluster, whose install_path runs nodes of the other majors) and
+# 19's pg_regress, in build/crossversion of 18's build tree (TESTDIR; clusters and
+# per-test logs in its tmp_check). Full TAP stream: $LOGS/crossversion.log.
+# CROSSVERSION_TIMEOUT (seconds, default 600) bounds it.
+set -uo pipefail
+PG_MAJOR=18
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/pg.sh"
+source "$ROOT/scripts/suites/prove_report.sh"
+xv_args=("$@")
+# 19 shares the chroot: hold its server too (18's is held by lib/pg.sh).
+if [ "${PG_LOCKED:-}" = 18 ]; then
+  exec 5>"$ULID_TSID_CACHE/locks/use-19"
+  flock -n 5 || { echo "   waiting for another checkout's run on PostgreSQL 19"; flock 5; }
 fi
-mkdir -p "$xv_logs" "$xv_dir"
-: >"$xv_logs/crossversion.log"; : >"$xv_logs/crossversion.err"
-
-# The three servers. A missing one leaves its variable empty: the tests that
-# need it fail (they do not skip).
-xv_bindir13="" xv_bindir15="" xv_bindir18=""
-for xv_major in 13 15 18; do
-  if [ "$xv_major" = 15 ]; then
-    xv_pgc=/usr/bin/pg_config
-  else
-    xv_pgc="$(bash "$xv_root/scripts/postgres.sh" "$xv_major" 2>>"$xv_logs/crossversion.err")" || xv_pgc=""
-  fi
-  if [ -n "$xv_pgc" ] && [ -x "$xv_pgc" ] && xv_b="$("$xv_pgc" --bindir)"; then
-    printf -v "xv_bindir$xv_major" '%s' "$xv_b"
-    echo "   PostgreSQL $xv_major: $("$xv_pgc" --version) at $xv_b"
-  else
-    echo "   PostgreSQL $xv_major: NOT AVAILABLE (see $xv_logs/crossversion.err)"
-  fi
+for m in 18 19 13; do
+  check "the extension built for $m with -Werror and installed (log: $LOGS/crossversion-build-$m.out)" \
+    env PG_LOCKED="$m" PG_MAJOR="$m" bash "$ROOT/scripts/suites/build.sh" >"$LOGS/crossversion-build-$m.out" 2>&1
 done
-# 18's TAP modules and pg_regress drive every node.
-xv_pgxs18=""
-[ -n "$xv_bindir18" ] && xv_pgxs18="$(dirname "$("$xv_bindir18/pg_config" --pgxs)")/.."   # .../lib/pgxs/src
+# 13's files, from the bullseye chroot into the sid chroot's 13.
+xv_b13="$(bash "$ROOT/scripts/chroot.sh" 13 2>>"$LOGS/chroot-13.log")"
+xv_copy13() {
+  local f
+  [ -n "$xv_b13" ] || return 1
+  rm -rf "$PG_CHROOT"/usr/share/postgresql/13/extension/ulid_tsid* "$PG_CHROOT"/usr/lib/postgresql/13/lib/ulid_tsid* \
+         "$PG_CHROOT"/usr/lib/postgresql/13/lib/bitcode/ulid_tsid*
+  for f in "$xv_b13"/usr/share/postgresql/13/extension/ulid_tsid* "$xv_b13"/usr/lib/postgresql/13/lib/ulid_tsid.so; do
+    [ -e "$f" ] || return 1
+    cp -a "$f" "$PG_CHROOT${f#"$xv_b13"}"
+  done
+  # The library runs there: its dependencies resolve with sid's libraries.
+  ! chroot "$PG_CHROOT" ldd /usr/lib/postgresql/13/lib/ulid_tsid.so | grep -q 'not found'
+}
+check "the extension built for 13 in the bullseye chroot, copied into the sid chroot's 13" xv_copy13
 
-source "$xv_root/scripts/suites/prove_report.sh"
-prove_workdir crossversion "$xv_dir" "$xv_lib" "${xv_files[@]}"
-xv_dir="$PROVE_DIR"; xv_lib="$PROVE_LIB"; xv_files=("${PROVE_FILES[@]}")
-# Stops any server a killed or timed-out test left behind (only ours: the
-# clusters under this suite's tmp_check), each with its own major's pg_ctl.
+pg_copy_tree
+xv_files=()
+for f in "${xv_args[@]}"; do xv_files+=("$PG_SRC/test/t/cross/$(basename "$f")"); done
+[ ${#xv_files[@]} -eq 0 ] && xv_files=("$PG_SRC"/test/t/cross/*.pl)
+xv_dir="$PG_SRC/build/crossversion"
+xv_pgxs="/usr/lib/postgresql/19/lib/pgxs/src"
+mkdir -p "$xv_dir"; pg_in chown postgres:postgres "$xv_dir"
+xv_log="$LOGS/crossversion.log" xv_err="$LOGS/crossversion.err"
 xv_stop_leftovers() {
-  local pidfile data ver bindir
-  for pidfile in "$xv_dir"/tmp_check/*/pgdata/postmaster.pid; do
+  local pidfile data ver
+  for pidfile in "$xv_dir"/tmp_check/*/pgdata/postmaster.pid "$xv_dir"/tmp_check/t_*_data/pgdata/postmaster.pid; do
     [ -f "$pidfile" ] || continue
-    data="$(dirname "$pidfile")"
-    ver="$(cat "$data/PG_VERSION" 2>/dev/null)"
-    case "$ver" in 13) bindir="$xv_bindir13" ;; 15) bindir="$xv_bindir15" ;; *) bindir="$xv_bindir18" ;; esac
-    [ -n "$bindir" ] || continue
-    as_postgres "$bindir/pg_ctl" -D "$data" -m immediate -w stop >/dev/null 2>&1 &&
+    data="$(dirname "$pidfile")"; ver="$(cat "$data/PG_VERSION" 2>/dev/null)"
+    (cd / && pg_as_postgres "/usr/lib/postgresql/$ver/bin/pg_ctl" -D "$data" -m immediate -w stop) >/dev/null 2>&1 &&
       echo "crossversion: stopped a leftover PostgreSQL $ver server in $data"
   done
 }
-xv_lockfile=/tmp/ulid_tsid.make.lock
-[ -e "$xv_lockfile" ] || : >>"$xv_lockfile" 2>/dev/null || true
-[ -r "$xv_lockfile" ] || xv_lockfile=/dev/null
-# One run at a time per checkout; and no 'make install' of the extension (the
-# owner's test.sh builds under /tmp/ulid_tsid.make.lock) while our servers load it.
 (
   flock 9
-  if ! flock -s -w 900 8; then echo "crossversion: /tmp/ulid_tsid.make.lock stayed taken for 15 min" >&2; exit 1; fi
-  [ -n "$xv_pgxs18" ] || { echo "crossversion: no PostgreSQL 18: cannot run the TAP framework" >&2; exit 1; }
   xv_stop_leftovers
   rm -rf "$xv_dir/tmp_check" "$xv_dir/log"
   cd "$xv_dir" &&
-  as_postgres env PATH="$xv_bindir18:$PATH" \
-    PERL5LIB="$xv_pgxs18/test/perl:$xv_lib${PERL5LIB:+:$PERL5LIB}" \
-    PG_REGRESS="$xv_pgxs18/test/regress/pg_regress" \
-    TESTDIR="$xv_dir" TESTDATADIR="$xv_dir/tmp_check" TESTLOGDIR="$xv_dir/tmp_check/log" \
-    PGDATABASE=postgres \
-    ULID_TSID_PG13_BINDIR="$xv_bindir13" \
-    ULID_TSID_PG15_BINDIR="$xv_bindir15" \
-    ULID_TSID_PG18_BINDIR="$xv_bindir18" \
+  pg_as_postgres env PATH="/usr/lib/postgresql/19/bin:/usr/bin:/bin" \
+    PERL5LIB="$xv_pgxs/test/perl:$PG_SRC/test/t" PG_REGRESS="$xv_pgxs/test/regress/pg_regress" \
+    TESTDIR="$xv_dir" TESTDATADIR="$xv_dir/tmp_check" TESTLOGDIR="$xv_dir/tmp_check/log" PGDATABASE=postgres \
+    ULID_TSID_PG13_BINDIR=/usr/lib/postgresql/13/bin ULID_TSID_PG18_BINDIR=/usr/lib/postgresql/18/bin \
+    ULID_TSID_PG19_BINDIR=/usr/lib/postgresql/19/bin ULID_TSID_DUMP_OLD=13 \
     PG_TEST_TIMEOUT_DEFAULT="${PG_TEST_TIMEOUT_DEFAULT:-120}" \
-    timeout -k 10 "${CROSSVERSION_TIMEOUT:-270}" prove --timer -v "${xv_files[@]}"
+    timeout -k 10 "${CROSSVERSION_TIMEOUT:-600}" prove --timer -v "${xv_files[@]}"
   rc=$?
   xv_stop_leftovers
   exit $rc
-) 9>"$xv_dir.lock" 8<"$xv_lockfile" >>"$xv_logs/crossversion.log" 2>>"$xv_logs/crossversion.err"
+) 9>"$xv_dir.lock" >"$xv_log" 2>"$xv_err"
 xv_rc=$?
-prove_report crossversion "$xv_logs/crossversion.log" "$xv_logs/crossversion.err" "$xv_dir" "$xv_rc"
+prove_report crossversion "$xv_log" "$xv_err" "$xv_dir" "$xv_rc"

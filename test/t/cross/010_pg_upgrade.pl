@@ -1,4 +1,6 @@
-# pg_upgrade from PostgreSQL 13 to PostgreSQL 18 of a database keyed by the
+# pg_upgrade from PostgreSQL 13 to PostgreSQL 18 (or between the majors that
+# ULID_TSID_UPGRADE names, "FROM TO": the crossversion suite runs "13 18" and
+# "18 19") of a database keyed by the
 # extension's types, both servers with ulid_tsid preloaded. Tables keyed by
 # ulid, tsid, uuid (v7) and a bigint TSID, each with a btree primary key, a
 # hash and a BRIN index on the key; a table partitioned by range on ulid
@@ -9,7 +11,7 @@
 # their hash sends them to, the extension must be current (UPDATE is a no-op)
 # and the defaults must go on generating keys after every old one.
 #
-# Needs ULID_TSID_PG13_BINDIR and ULID_TSID_PG18_BINDIR (scripts/suites/crossversion.sh
+# Needs ULID_TSID_PG<FROM>_BINDIR and ULID_TSID_PG<TO>_BINDIR (scripts/suites/crossversion.sh
 # sets them); a missing one fails the test.
 use strict;
 use warnings;
@@ -23,25 +25,28 @@ use Test::More;
 use UlidTsid qw(installations);
 
 # --- The two installations ----------------------------------------------------
-my ($bindir_ref, $install_ref) = installations(13, 18);
+my ($from, $to) = split ' ', ($ENV{ULID_TSID_UPGRADE} // '13 18');
+my ($bindir_ref, $install_ref) = installations($from, $to);
 my %bindir  = %$bindir_ref;
 my %install = %$install_ref;
 
-my $old = PostgreSQL::Test::Cluster->new('old13', install_path => $install{13});
-my $new = PostgreSQL::Test::Cluster->new('new18', install_path => $install{18});
-is($old->pg_version->major, 13, 'old node runs PostgreSQL 13');
-is($new->pg_version->major, 18, 'new node runs PostgreSQL 18');
+my $old = PostgreSQL::Test::Cluster->new("old$from", install_path => $install{$from});
+my $new = PostgreSQL::Test::Cluster->new("new$to", install_path => $install{$to});
+is($old->pg_version->major, $from, "old node runs PostgreSQL $from");
+is($new->pg_version->major, $to, "new node runs PostgreSQL $to");
 
 my $conf = qq{
 shared_preload_libraries = 'ulid_tsid'
 log_statement = none
 autovacuum = off
 };
-$old->init;    # 13: no data checksums
+# pg_upgrade needs both clusters alike: no data checksums (before 18 none by
+# default; 18's initdb turns them on unless told not to).
+$old->init($from >= 18 ? (no_data_checksums => 1) : ());
 $old->append_conf('postgresql.conf', $conf);
 $old->start;
 
-# --- The database on 13 ----------------------------------------------------------
+# --- The database on the old major ----------------------------------------------------------
 # Range partitions around the current year, bounded by ulid_lower_bound().
 my $year = (gmtime)[5] + 1900;
 my %bound = map { $_ => sprintf("ulid_lower_bound('%d-01-01 00:00:00+00')", $year + $_) } (-1, 0, 2);
@@ -165,15 +170,15 @@ for my $t (@tables)
 	$before{$t} = fingerprint($old, $t);
 	$max{$t} = max_key($old, $t);
 	my ($rows) = split / /, $before{$t};
-	is($rows, $tables{$t}[1], "13: $t holds $tables{$t}[1] rows");
+	is($rows, $tables{$t}[1], "$from: $t holds $tables{$t}[1] rows");
 	$total += $rows;
 }
 my $parts_before = $old->safe_psql('app', $partitions_sql);
 like(
 	$parts_before,
 	qr/^k_hash_0:\d+ k_hash_1:\d+ k_hash_2:\d+ k_hash_3:\d+ k_range_cur:3000 k_range_old:1500 k_range_prev:1500$/,
-	'13: rows spread over every partition');
-is($old->safe_psql('app', $hash_misplaced_sql), '0', '13: every k_hash row in its hash partition');
+	"$from: rows spread over every partition");
+is($old->safe_psql('app', $hash_misplaced_sql), '0', "$from: every k_hash row in its hash partition");
 my $ext_before = $old->safe_psql('app', $ext_sql);
 my $members_before = $old->safe_psql('app', $members_sql);
 my $indexes_before = $old->safe_psql('app',
@@ -193,9 +198,9 @@ $new->append_conf('postgresql.conf', $conf);
 # pg_upgrade writes into its working directory: a fresh one of our own.
 my $workdir = PostgreSQL::Test::Utils::tempdir;
 my @upgrade = (
-	"$bindir{18}/pg_upgrade", '--no-sync', '--copy',
-	'-b' => $bindir{13},
-	'-B' => $bindir{18},
+	"$bindir{$to}/pg_upgrade", '--no-sync', '--copy',
+	'-b' => $bindir{$from},
+	'-B' => $bindir{$to},
 	'-d' => File::Spec->rel2abs($old->data_dir),    # 18's Cluster gives relative paths
 	'-D' => File::Spec->rel2abs($new->data_dir),
 	'-p' => $old->port,
@@ -208,7 +213,7 @@ my ($up_out, $up_err) = ('', '');
 my $up_ok = IPC::Run::run(\@upgrade, '>', \$up_out, '2>', \$up_err);
 chdir $cwd or die "chdir $cwd: $!";
 print {*STDERR} "pg_upgrade stdout:\n$up_out\npg_upgrade stderr:\n$up_err\n";    # into the regress log
-ok($up_ok, 'pg_upgrade 13 -> 18 succeeds');
+ok($up_ok, "pg_upgrade $from -> $to succeeds");
 unless ($up_ok)
 {
 	diag("pg_upgrade output:\n$up_out\n$up_err");
@@ -237,9 +242,9 @@ unlike($update_sql, qr/ulid_tsid/, 'pg_upgrade does not ask for ulid_tsid to be 
 $new->start;
 note ">> new: " . $new->safe_psql('app', 'SELECT version()');
 
-# --- After the upgrade, on 18 --------------------------------------------------------
-is($new->safe_psql('app', 'SHOW shared_preload_libraries'), 'ulid_tsid', '18: library preloaded');
-is($new->safe_psql('app', $ext_sql), $ext_before, "18: ulid_tsid still $ext_before after pg_upgrade");
+# --- After the upgrade, on the new major --------------------------------------------------------
+is($new->safe_psql('app', 'SHOW shared_preload_libraries'), 'ulid_tsid', "$to: library preloaded");
+is($new->safe_psql('app', $ext_sql), $ext_before, "$to: ulid_tsid still $ext_before after pg_upgrade");
 # The member objects: the same as a fresh CREATE EXTENSION on 18. (13 makes
 # the arrays of an extension's types no members; 14+ does, and pg_upgrade's
 # restore of the types on 18 makes ulid[] and tsid[] members too.)
@@ -252,32 +257,32 @@ $new->safe_psql('postgres', 'CREATE DATABASE fresh');
 $new->safe_psql('fresh', 'CREATE EXTENSION ulid_tsid');
 my $members_after = $new->safe_psql('app', $members_sql);
 is($new->safe_psql('app', $members_list_sql), $new->safe_psql('fresh', $members_list_sql),
-	"18: the upgraded extension has the members of a fresh 18 install ($members_after)");
-note ">> new: ulid_tsid has $members_after member objects after pg_upgrade ($members_before on 13)";
+	"$to: the upgraded extension has the members of a fresh $to install ($members_after)");
+note ">> new: ulid_tsid has $members_after member objects after pg_upgrade ($members_before on $from)";
 my ($rc, $stdout, $stderr) = $new->psql('app', 'ALTER EXTENSION ulid_tsid UPDATE');
-is($rc, 0, '18: ALTER EXTENSION ulid_tsid UPDATE succeeds');
-like($stderr, qr/already installed/, '18: ... and has nothing to do');
-is($new->safe_psql('app', $ext_sql), $ext_before, "18: ulid_tsid version still $ext_before after UPDATE");
+is($rc, 0, "$to: ALTER EXTENSION ulid_tsid UPDATE succeeds");
+like($stderr, qr/already installed/, "$to: ... and has nothing to do");
+is($new->safe_psql('app', $ext_sql), $ext_before, "$to: ulid_tsid version still $ext_before after UPDATE");
 my $default_version = $new->safe_psql('app',
 	q{SELECT default_version FROM pg_available_extensions WHERE name = 'ulid_tsid'});
 is($new->safe_psql('app', $ext_sql), $default_version,
-	"18: ulid_tsid is the installed default version ($default_version)");
+	"$to: ulid_tsid is the installed default version ($default_version)");
 note ">> new: ulid_tsid " . $new->safe_psql('app', $ext_sql) . " (UPDATE said: " . ($stderr =~ s/\s+/ /gr) . ")";
 
 for my $t (@tables)
 {
-	is(fingerprint($new, $t), $before{$t}, "18: $t rows identical ($tables{$t}[1] rows, md5 of their text)");
+	is(fingerprint($new, $t), $before{$t}, "$to: $t rows identical ($tables{$t}[1] rows, md5 of their text)");
 }
-is($new->safe_psql('app', $partitions_sql), $parts_before, '18: every row in the same partition');
-is($new->safe_psql('app', $hash_misplaced_sql), '0', "18: every k_hash row is where 18's hash routing puts it");
+is($new->safe_psql('app', $partitions_sql), $parts_before, "$to: every row in the same partition");
+is($new->safe_psql('app', $hash_misplaced_sql), '0', "$to: every k_hash row is where ${to}'s hash routing puts it");
 is( $new->safe_psql('app',
 		q{SELECT string_agg(indexrelid::regclass::text || ' ' || pg_get_indexdef(indexrelid), E'\n' ORDER BY indexrelid::regclass::text)
 		  FROM pg_index WHERE indrelid IN (SELECT oid FROM pg_class WHERE relnamespace = 'public'::regnamespace)}),
 	$indexes_before,
-	'18: index definitions unchanged');
+	"$to: index definitions unchanged");
 is( $new->safe_psql('app',
 		q{SELECT count(*) FROM pg_index WHERE NOT (indisvalid AND indisready AND indislive)}),
-	'0', '18: every index valid');
+	'0', "$to: every index valid");
 
 # amcheck: whatever version pg_upgrade carried over, updated to 18's.
 my $amcheck_old = $new->safe_psql('app', q{SELECT extversion FROM pg_extension WHERE extname = 'amcheck'});
@@ -289,10 +294,10 @@ FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid 
 WHERE am.amname = 'btree' AND c.relkind = 'i' AND c.relnamespace = 'public'::regnamespace};
 my $btrees = $new->safe_psql('app', "SELECT count(*) $btree_sql");
 ($rc, my $checked, my $err) = $new->psql('app', "SELECT count(bt_index_check(i.indexrelid, true)) $btree_sql");
-is($rc . $err, '0', "18: bt_index_check(heapallindexed) passes on every btree index");
-is($checked, $btrees, "18: checked all $btrees btree indexes");
+is($rc . $err, '0', "$to: bt_index_check(heapallindexed) passes on every btree index");
+is($checked, $btrees, "$to: checked all $btrees btree indexes");
 # 4 tables + 3 range partitions with rows + the empty future one + 4 hash partitions
-is($btrees, 12, '18: 12 btree indexes (one per table and partition)');
+is($btrees, 12, "$to: 12 btree indexes (one per table and partition)");
 
 # Runs $sql in a transaction (rolled back) where the table's other key indexes
 # are dropped, so the planner can only use $keep (or a scan of the heap).
@@ -335,16 +340,16 @@ for my $t (@tables)
 	my $lookup = "SELECT count(*) || ' ' || md5(string_agg(t::text, ',' ORDER BY t.id)) "
 	  . "FROM (SELECT id FROM $t s WHERE s.n % 97 = 0 OFFSET 0) k JOIN $t t ON t.id = k.id";
 	my $hash_plan = with_only($t, 'hash', "EXPLAIN (COSTS OFF) $lookup");
-	is(plan_ams($hash_plan), 'hash', "18: $t: the lookup uses the hash index");
+	is(plan_ams($hash_plan), 'hash', "$to: $t: the lookup uses the hash index");
 	my $expect = $new->safe_psql('app',
 		"$seqscan SELECT count(*) || ' ' || md5(string_agg(t::text, ',' ORDER BY t.id)) FROM $t t WHERE t.n % 97 = 0");
 	my ($count) = split / /, $expect;
-	cmp_ok($count, '>=', 40, "18: $t: $count sample keys");
-	is(with_only($t, 'hash', $lookup), $expect, "18: $t: hash index finds the same rows as a seq scan");
+	cmp_ok($count, '>=', 40, "$to: $t: $count sample keys");
+	is(with_only($t, 'hash', $lookup), $expect, "$to: $t: hash index finds the same rows as a seq scan");
 	my $min = $new->safe_psql('app', "SELECT id FROM $t ORDER BY id LIMIT 1");
 	is( with_only($t, 'hash',
 			"SELECT count(*) FROM $t WHERE id = '$max{$t}'::$type OR id = '$min'::$type OR id = '$absent{$type}'::$type"),
-		'2', "18: $t: hash index finds the smallest and the largest old key, not an absent one");
+		'2', "$to: $t: hash index finds the smallest and the largest old key, not an absent one");
 
 	# BRIN: the keys between the 20th and 80th percentile.
 	my $n = $tables{$t}[1];
@@ -352,48 +357,48 @@ for my $t (@tables)
 	my $hi = $new->safe_psql('app', "SELECT id FROM $t ORDER BY id OFFSET " . int($n * 4 / 5) . " LIMIT 1");
 	my $range = "SELECT count(*) || ' ' || md5(string_agg(t::text, ',' ORDER BY t.id)) FROM $t t "
 	  . "WHERE t.id >= '$lo'::$type AND t.id < '$hi'::$type";
-	is(plan_ams(with_only($t, 'brin', "EXPLAIN (COSTS OFF) $range")), 'brin', "18: $t: the range query uses the BRIN index");
+	is(plan_ams(with_only($t, 'brin', "EXPLAIN (COSTS OFF) $range")), 'brin', "$to: $t: the range query uses the BRIN index");
 	my $brin_result = with_only($t, 'brin', $range);
-	is($brin_result, $new->safe_psql('app', "$seqscan $range"), "18: $t: BRIN range scan returns the seq scan's rows");
+	is($brin_result, $new->safe_psql('app', "$seqscan $range"), "$to: $t: BRIN range scan returns the seq scan's rows");
 	my $in_range = int($n * 4 / 5) - int($n / 5);
-	like($brin_result, qr/^$in_range /, "18: $t: ... the $in_range rows in the range");
+	like($brin_result, qr/^$in_range /, "$to: $t: ... the $in_range rows in the range");
 }
 
-# --- New rows, generated on 18 -----------------------------------------------------------
+# --- New rows, generated on the new major -----------------------------------------------------------
 for my $t (@tables)
 {
 	my $type = $tables{$t}[0];
 	is( $new->safe_psql('app',
-			"INSERT INTO $t (n, note) SELECT -g, 'new on 18' FROM generate_series(1, 200) g; "
+			"INSERT INTO $t (n, note) SELECT -g, 'new on ' || current_setting('server_version_num') FROM generate_series(1, 200) g; "
 			  . "SELECT count(*) || ' ' || count(DISTINCT id) || ' ' || bool_and(id > '$max{$t}'::$type) "
 			  . "FROM $t WHERE n < 0"),
 		'200 200 true',
-		"18: $t: 200 new $type keys from the default, each after every old key");
+		"$to: $t: 200 new $type keys from the default, each after every old key");
 }
 is( $new->safe_psql('app',
 		q{SELECT bool_and(uuid_extract_version(id) = 7) FROM k_uuid WHERE n < 0}),
-	't', '18: new uuid keys are version 7');
+	't', "$to: new uuid keys are version 7");
 is( $new->safe_psql('app',
 		q{SELECT count(*) FROM k_bigint WHERE n < 0 AND id::tsid::bigint = id AND tsid_timestamp(id::tsid) > now() - interval '1 hour'}),
-	'200', '18: new bigint keys are TSIDs of now');
+	'200', "$to: new bigint keys are TSIDs of now");
 is( $new->safe_psql('app',
 		q{SELECT string_agg(tableoid::regclass || ':' || c, ' ') FROM (SELECT tableoid, count(*) c FROM k_range WHERE n < 0 GROUP BY 1) s}),
-	'k_range_cur:200', '18: new k_range rows routed to the current range partition');
+	'k_range_cur:200', "$to: new k_range rows routed to the current range partition");
 is( $new->safe_psql('app', qq{
 INSERT INTO k_range (id, n, note) VALUES
     (ulid_lower_bound(date_trunc('year', now()) - interval '1 year' + interval '1 day'), -1000, 'last year'),
     (ulid_lower_bound(date_trunc('year', now()) + interval '3 years'), -1001, 'future');
 SELECT string_agg(tableoid::regclass || ':' || n, ' ' ORDER BY n) FROM k_range WHERE n <= -1000}),
-	'k_range_future:-1001 k_range_prev:-1000', '18: explicit keys routed to their range partitions');
+	'k_range_future:-1001 k_range_prev:-1000', "$to: explicit keys routed to their range partitions");
 is( $new->safe_psql('app',
 		q{SELECT count(DISTINCT tableoid) FROM k_hash WHERE n < 0}),
-	'4', '18: new k_hash rows spread over the 4 hash partitions');
-is($new->safe_psql('app', $hash_misplaced_sql), '0', '18: new k_hash rows each in the partition of its hash');
+	'4', "$to: new k_hash rows spread over the 4 hash partitions");
+is($new->safe_psql('app', $hash_misplaced_sql), '0', "$to: new k_hash rows each in the partition of its hash");
 is( $new->safe_psql('app',
 		q{SELECT count(*) FROM k_ulid WHERE n < 0 AND cardinality(refs) = 2 AND refs[1] < refs[2]}),
-	'200', '18: k_ulid ulid[] default works');
+	'200', "$to: k_ulid ulid[] default works");
 ($rc, $checked, $err) = $new->psql('app', "SELECT count(bt_index_check(i.indexrelid, true)) $btree_sql");
-is($rc . $err, '0', "18: bt_index_check(heapallindexed) still passes after the new rows");
+is($rc . $err, '0', "$to: bt_index_check(heapallindexed) still passes after the new rows");
 note ">> new: "
   . $new->safe_psql('app', 'SELECT ' .
 	join(" || ', ' || ", map { "'$_ ' || (SELECT count(*) FROM $_)" } @tables))

@@ -1,18 +1,19 @@
-# Plain pg_dump between PostgreSQL 15 (the system's) and 18, both ways, of a
+# Plain pg_dump between an older major (15, or the one ULID_TSID_DUMP_OLD names:
+# the crossversion suite runs 13, in the sid chroot beside 18) and 18, both ways, of a
 # database whose column defaults and generated column call the extension's
 # UUIDv7 functions by their schema (public.uuidv7(), public.generate_uuidv7(),
 # public.uuid_extract_timestamp()), which PostgreSQL 17/18 also have in
 # pg_catalog.
 #
-# 15 -> 18: 15's pg_dump, replayed by 18's psql with ON_ERROR_STOP: no error
+# OLD -> 18: OLD's pg_dump, replayed by 18's psql with ON_ERROR_STOP: no error
 # at all; the same rows; the defaults keep calling the extension's functions
 # (not 18's pg_catalog.uuidv7, which an unqualified uuidv7() finds on 18) and
 # go on working.
-# 18 -> 15: 18's pg_dump, replayed by 15's psql without ON_ERROR_STOP: the only
-# errors allowed are settings 15 does not know (listed in a note); the same
-# rows; the defaults work on 15.
+# 18 -> OLD: 18's pg_dump, replayed by OLD's psql without ON_ERROR_STOP: the only
+# errors allowed are settings OLD does not know (listed in a note); the same
+# rows; the defaults work on OLD.
 #
-# Needs ULID_TSID_PG15_BINDIR and ULID_TSID_PG18_BINDIR (scripts/suites/crossversion.sh
+# Needs ULID_TSID_PG<old>_BINDIR and ULID_TSID_PG18_BINDIR (scripts/suites/crossversion.sh
 # sets them); a missing one fails the test.
 use strict;
 use warnings;
@@ -24,7 +25,8 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use UlidTsid qw(installations);
 
-my ($bindir_ref, $install_ref) = installations(15, 18);
+my $o = $ENV{ULID_TSID_DUMP_OLD} // 15;    # the older major
+my ($bindir_ref, $install_ref) = installations($o, 18);
 my %bindir  = %$bindir_ref;
 my %install = %$install_ref;
 
@@ -88,6 +90,8 @@ JOIN pg_proc p ON dep.refclassid = 'pg_proc'::regclass AND p.oid = dep.refobjid
 LEFT JOIN pg_depend e ON e.classid = 'pg_proc'::regclass AND e.objid = p.oid AND e.deptype = 'e'
 WHERE (dep.classid = 'pg_attrdef'::regclass
        AND dep.objid IN (SELECT oid FROM pg_attrdef WHERE adrelid = 'events'::regclass))
+   -- 13 records a generated column's functions as the column's own dependencies
+   OR (dep.classid = 'pg_class'::regclass AND dep.objid = 'events'::regclass AND dep.objsubid > 0)
    OR (dep.classid = 'pg_rewrite'::regclass
        AND dep.objid IN (SELECT oid FROM pg_rewrite WHERE ev_class = 'recent_events'::regclass))};
 my $expected_called = 'public.generate_tsid() (ulid_tsid), public.generate_ulid() (ulid_tsid), '
@@ -126,38 +130,38 @@ sub run
 
 my $tmp = PostgreSQL::Test::Utils::tempdir;
 
-# --- 15 -> 18 ---------------------------------------------------------------------
-my $src15 = node('src15', 15);
+# --- $o -> 18 ---------------------------------------------------------------------
+my $src_old = node("src$o", $o);
 my $dst18 = node('dst18', 18);
-$src15->safe_psql('postgres', 'CREATE DATABASE app');
-$src15->safe_psql('app', $schema_sql);
-note '>> 15: ' . $src15->safe_psql('app', 'SELECT version()') . ', ulid_tsid ' . $src15->safe_psql('app', $ext_sql);
-my $fp_events = fingerprint($src15, 'events');
-my $fp_view = fingerprint($src15, 'recent_events');
-is((split / /, $fp_events)[0], $rows, "15: events holds $rows rows");
-is($src15->safe_psql('app', $unqualified_sql), 'public', "15: an unqualified uuidv7() is the extension's");
-is($src15->safe_psql('app', $called_sql), $expected_called, "15: defaults and view call the extension's functions");
-my $defaults15 = $src15->safe_psql('app', $defaults_sql);
-note ">> 15: defaults: $defaults15";
-my $max_id = $src15->safe_psql('app', 'SELECT max(id) FROM events');
-my $max_ts = $src15->safe_psql('app', 'SELECT max(ts) FROM events');
+$src_old->safe_psql('postgres', 'CREATE DATABASE app');
+$src_old->safe_psql('app', $schema_sql);
+note ">> $o: " . $src_old->safe_psql('app', 'SELECT version()') . ', ulid_tsid ' . $src_old->safe_psql('app', $ext_sql);
+my $fp_events = fingerprint($src_old, 'events');
+my $fp_view = fingerprint($src_old, 'recent_events');
+is((split / /, $fp_events)[0], $rows, "$o: events holds $rows rows");
+is($src_old->safe_psql('app', $unqualified_sql), 'public', "$o: an unqualified uuidv7() is the extension's");
+is($src_old->safe_psql('app', $called_sql), $expected_called, "$o: defaults and view call the extension's functions");
+my $defaults_old = $src_old->safe_psql('app', $defaults_sql);
+note ">> $o: defaults: $defaults_old";
+my $max_id = $src_old->safe_psql('app', 'SELECT max(id) FROM events');
+my $max_ts = $src_old->safe_psql('app', 'SELECT max(ts) FROM events');
 
-my $dump15 = "$tmp/from15.sql";
-my ($rc, $out, $err) = run("$bindir{15}/pg_dump", '-f', $dump15, '-d', $src15->connstr('app'));
-is($rc . $err, '0', "15's pg_dump (plain) succeeds");
-my $dump15_text = PostgreSQL::Test::Utils::slurp_file($dump15);
-like($dump15_text, qr/DEFAULT public\.uuidv7\(\)/, "15's dump names the default public.uuidv7()");
-note '>> 15 dump: ' . length($dump15_text) . ' bytes; SETs: '
-  . join(' ', sort { $a cmp $b } keys %{ { map { $_ => 1 } $dump15_text =~ /^SET (\w+) /mg } });
+my $dump_old = "$tmp/from_old.sql";
+my ($rc, $out, $err) = run("$bindir{$o}/pg_dump", '-f', $dump_old, '-d', $src_old->connstr('app'));
+is($rc . $err, '0', "${o}'s pg_dump (plain) succeeds");
+my $dump_old_text = PostgreSQL::Test::Utils::slurp_file($dump_old);
+like($dump_old_text, qr/DEFAULT public\.uuidv7\(\)/, "${o}'s dump names the default public.uuidv7()");
+note ">> $o dump: " . length($dump_old_text) . ' bytes; SETs: '
+  . join(' ', sort { $a cmp $b } keys %{ { map { $_ => 1 } $dump_old_text =~ /^SET (\w+) /mg } });
 
 $dst18->safe_psql('postgres', 'CREATE DATABASE app');
 ($rc, $out, $err) =
-  run("$bindir{18}/psql", '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-f', $dump15, '-d', $dst18->connstr('app'));
-is($rc, 0, "18's psql -v ON_ERROR_STOP=1 replays 15's dump");
+  run("$bindir{18}/psql", '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-f', $dump_old, '-d', $dst18->connstr('app'));
+is($rc, 0, "18's psql -v ON_ERROR_STOP=1 replays ${o}'s dump");
 my @errors = grep { /ERROR|FATAL/ } split /\n/, $err;
 is(scalar(@errors), 0, '... with no error') or diag(join("\n", @errors));
 note ">> 18: " . $dst18->safe_psql('app', 'SELECT version()') . ', ulid_tsid ' . $dst18->safe_psql('app', $ext_sql);
-is($dst18->safe_psql('app', $ext_sql), $src15->safe_psql('app', $ext_sql), '18: restored as the same ulid_tsid version');
+is($dst18->safe_psql('app', $ext_sql), $src_old->safe_psql('app', $ext_sql), '18: restored as the same ulid_tsid version');
 is(fingerprint($dst18, 'events'), $fp_events, "18: events rows identical ($rows rows, md5 of their text)");
 is(fingerprint($dst18, 'recent_events'), $fp_view, '18: recent_events view reads the same');
 my $defaults18 = $dst18->safe_psql('app', $defaults_sql);
@@ -171,11 +175,11 @@ is($dst18->safe_psql('app', $called_sql), $expected_called,
 	"18: defaults, generated column and view call the extension's functions, none of the core's");
 is($dst18->safe_psql('app', $unqualified_sql), 'pg_catalog', '18: an unqualified uuidv7() is pg_catalog.uuidv7');
 check_new_rows($dst18, '18', $max_id, $max_ts);
-note '>> 15 -> 18: events ' . $src15->safe_psql('app', 'SELECT count(*) FROM events') . ' rows on 15, '
+note ">> $o -> 18: events " . $src_old->safe_psql('app', 'SELECT count(*) FROM events') . " rows on $o, "
   . $dst18->safe_psql('app', 'SELECT count(*) FROM events') . ' on 18 after 100 new ones';
 
-# --- 18 -> 15 ---------------------------------------------------------------------
-my $dst15 = node('dst15', 15);
+# --- 18 -> $o ---------------------------------------------------------------------
+my $dst_old = node("dst$o", $o);
 $dst18->safe_psql('postgres', 'CREATE DATABASE app18');
 $dst18->safe_psql('app18', $schema_sql);
 my $fp18_events = $dst18->safe_psql('app18',
@@ -195,24 +199,24 @@ like($dump18_text, qr/DEFAULT public\.uuidv7\(\)/, "18's dump names the default 
 note '>> 18 dump: ' . length($dump18_text) . ' bytes; SETs: '
   . join(' ', sort { $a cmp $b } keys %{ { map { $_ => 1 } $dump18_text =~ /^SET (\w+) /mg } });
 
-$dst15->safe_psql('postgres', 'CREATE DATABASE app');
-($rc, $out, $err) = run("$bindir{15}/psql", '-X', '-q', '-f', $dump18, '-d', $dst15->connstr('app'));
-is($rc, 0, "15's psql replays 18's dump (without ON_ERROR_STOP)");
+$dst_old->safe_psql('postgres', 'CREATE DATABASE app');
+($rc, $out, $err) = run("$bindir{$o}/psql", '-X', '-q', '-f', $dump18, '-d', $dst_old->connstr('app'));
+is($rc, 0, "${o}'s psql replays 18's dump (without ON_ERROR_STOP)");
 @errors = map { s/^psql:\S*\/(from18\.sql:)/psql:$1/r } grep { /ERROR|FATAL/ } split /\n/, $err;
 my @unknown_settings = map { /unrecognized configuration parameter "([^"]+)"/ ? $1 : () } @errors;
-note '>> 18 -> 15: ' . scalar(@errors) . ' errors: ' . (@errors ? join(' | ', @errors) : 'none');
+note ">> 18 -> $o: " . scalar(@errors) . ' errors: ' . (@errors ? join(' | ', @errors) : 'none');
 is(join("\n", grep { !/ERROR:  unrecognized configuration parameter "[^"]+"$/ } @errors),
-	'', 'every error is about a setting 15 does not know');
-note '>> 18 -> 15: settings 15 does not know: ' . (@unknown_settings ? join(', ', @unknown_settings) : 'none');
-is(fingerprint($dst15, 'events'), $fp18_events, "15: events rows identical ($rows rows, md5 of their text)");
-is(fingerprint($dst15, 'recent_events'), $fp18_view, '15: recent_events view reads the same');
-is($dst15->safe_psql('app', $called_sql), $expected_called, "15: defaults and view call the extension's functions");
-note '>> 15: defaults: ' . $dst15->safe_psql('app', $defaults_sql);
-check_new_rows($dst15, '15', $max18_id, $max18_ts);
-note '>> 18 -> 15: events ' . $dst18->safe_psql('app18', 'SELECT count(*) FROM events') . ' rows on 18, '
-  . $dst15->safe_psql('app', 'SELECT count(*) FROM events') . ' on 15 after 100 new ones';
-is($dst15->safe_psql('app', q{SELECT count(*) FROM pg_index WHERE NOT (indisvalid AND indisready AND indislive)}),
-	'0', '15: every restored index valid');
+	'', "every error is about a setting $o does not know");
+note ">> 18 -> $o: settings $o does not know: " . (@unknown_settings ? join(', ', @unknown_settings) : 'none');
+is(fingerprint($dst_old, 'events'), $fp18_events, "$o: events rows identical ($rows rows, md5 of their text)");
+is(fingerprint($dst_old, 'recent_events'), $fp18_view, "$o: recent_events view reads the same");
+is($dst_old->safe_psql('app', $called_sql), $expected_called, "$o: defaults and view call the extension's functions");
+note ">> $o: defaults: " . $dst_old->safe_psql('app', $defaults_sql);
+check_new_rows($dst_old, "$o", $max18_id, $max18_ts);
+note ">> 18 -> $o: events " . $dst18->safe_psql('app18', 'SELECT count(*) FROM events') . ' rows on 18, '
+  . $dst_old->safe_psql('app', 'SELECT count(*) FROM events') . " on $o after 100 new ones";
+is($dst_old->safe_psql('app', q{SELECT count(*) FROM pg_index WHERE NOT (indisvalid AND indisready AND indislive)}),
+	'0', "$o: every restored index valid");
 
-$_->stop for ($src15, $dst18, $dst15);
+$_->stop for ($src_old, $dst18, $dst_old);
 done_testing();
