@@ -9,7 +9,7 @@ PACKAGES=(
   libsodium-dev libgtest-dev libbenchmark-dev
   libipc-run-perl gnuplot-nox bc
   bison flex libreadline-dev zlib1g-dev libssl-dev dpkg-dev xz-utils bzip2 gzip
-  ca-certificates debian-archive-keyring gpgv util-linux
+  ca-certificates debian-archive-keyring gpgv util-linux debootstrap
   debhelper postgresql-server-dev-all lintian pgxnclient zip unzip git python3
   python3-psycopg python3-psycopg2 python3-asyncpg libpostgresql-jdbc-java default-jdk-headless
 )

@@ -43,6 +43,18 @@ SELECT '18 on: core''s answers the time for v7',
 UNION ALL
 SELECT 'every major: public.uuid_extract_timestamp() and uuidv7_timestamp() answer the time',
        public.uuid_extract_timestamp(v7) = t AND uuidv7_timestamp(v7) = t FROM s, k;
+-- Core's uuid_extract_version() (17 on) answers as ours for every version and variant.
+CREATE FUNCTION pg_temp.core_version(u uuid) RETURNS smallint LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN pg_catalog.uuid_extract_version(u);
+END $$;
+SELECT CASE WHEN to_regprocedure('pg_catalog.uuid_extract_version(uuid)') IS NULL THEN true
+            ELSE bool_and(pg_temp.core_version(u) IS NOT DISTINCT FROM public.uuid_extract_version(u)) END
+         AS core_version_as_ours
+FROM (VALUES ('017F22E2-79B0-7CC3-98C4-DC0C0C07398F'::uuid), ('C232AB00-9414-11EC-B3C8-9F6BDECED846'),
+             (gen_random_uuid()), ('017F22E2-79B0-7CC3-18C4-DC0C0C07398F'), ('017F22E2-79B0-7CC3-D8C4-DC0C0C07398F'),
+             ('017F22E2-79B0-7CC3-F8C4-DC0C0C07398F'), ('00000000-0000-0000-0000-000000000000'),
+             ('ffffffff-ffff-ffff-ffff-ffffffffffff'), ('1EC9414C-232A-6B00-B3C8-9F6BDECED846')) v(u);
 
 -- The fraction follows the clock: a value made now has rand_a = 4096ths of its
 -- millisecond. Most of 200 samples land within 2 us (8/4096 ms) of
