@@ -21,7 +21,7 @@
 # "pg_catalog.uuidv7() (core)" is PostgreSQL 18's own uuidv7(), timed only where
 # pg_catalog has it (skipped elsewhere), so one run on 18 compares the two.
 # The server is the one of $PG_CONFIG (default: pg_config on the PATH), e.g.
-#   PG_CONFIG=$(bash scripts/postgres.sh 18) bash test/bench/generation_cost.sh
+#   PG_CONFIG=/path/to/pg_config bash test/bench/generation_cost.sh   (a server installed on this host)
 # generate_tsid() is also timed with ulid_tsid.node_bits = 0 (see the .md).
 #
 # Environment: N=1000000 REPS=7 MODES="plain preload" OUT_DIR=test/bench/results

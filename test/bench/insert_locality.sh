@@ -18,7 +18,7 @@
 # cannot be created on this server (core_uuidv7 before PostgreSQL 18) is
 # skipped with a "skip: KEY (...) in MODE/SETTING: ERROR ..." line.
 # The server is the one of $PG_CONFIG (default: pg_config on the PATH), e.g.
-#   PG_CONFIG=$(bash scripts/postgres.sh 18) bash test/bench/insert_locality.sh
+#   PG_CONFIG=/path/to/pg_config bash test/bench/insert_locality.sh   (a server installed on this host)
 #
 # Environment:
 #   ROWS=2000000        rows per key type and setting (LONG=1: 10000000); 2M rows make

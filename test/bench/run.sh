@@ -4,8 +4,8 @@
 # own throwaway clusters (scripts/cluster.sh, ports 55450-55453). Results go to
 # test/bench/results/ (CSV, Markdown, PNG). Environment variables of the two
 # scripts pass through (e.g. LONG=1, ROWS=..., KEYS=..., N=..., REPS=..., OUT_DIR=...).
-# Another server: PG_CONFIG=/path/to/pg_config (e.g. $(bash scripts/postgres.sh 18),
-# where the core's uuidv7() is timed beside the extension's generate_uuidv7()).
+# Another server installed on this host: PG_CONFIG=/path/to/pg_config (on 18+ the
+# core's uuidv7() is timed beside the extension's generate_uuidv7()).
 # PORT_BASE, if set, applies to generation cost (PORT_BASE, +1) and insert
 # locality (PORT_BASE+2, +3), so the two never share a port.
 set -uo pipefail
