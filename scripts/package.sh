@@ -20,7 +20,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 OUT_DIR="$(mkdir -p "${OUT_DIR:-$ROOT}" && cd "${OUT_DIR:-$ROOT}" && pwd)"
-STAGING="$ROOT/.cluster/package"
+STAGING="${PKG_STAGING:-$ROOT/.cluster/package}"   # the package suite gives each major its own
 version=$(sed -n 's/^EXTVERSION *= *//p' Makefile)
 mkdir -p "$STAGING"
 

@@ -18,14 +18,15 @@
 # output is also in .cluster/logs/run/.
 #
 # Majors: 13 (bullseye), 15 (the host, bookworm), 17 (trixie), 18 (sid), 19
-# (experimental). 15 goes last, so that the build left installed, the benchmark smoke
-# run and scripts/demo.sh use it. crossversion runs once, in the sid chroot, after the
-# majors (pg_upgrade 13 -> 18 and 18 -> 19, dumps 13 <-> 18).
+# (experimental), in LANES (default 2) lanes side by side. 15 goes last in its lane, so
+# that the build left installed, the benchmark smoke run and scripts/demo.sh use it.
+# crossversion runs once, in the sid chroot, after the majors (pg_upgrade 13 -> 18 and
+# 18 -> 19, dumps 13 <-> 18).
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 SUITES=" ${SUITES:-unit sanitizers fuzz regress upgrade concurrency tap clients bench package crossversion} "
-PG_MAJORS="${PG_MAJORS:-13 17 18 19 15}"
+PG_MAJORS="${PG_MAJORS:-13 18 17 19 15}"   # lanes of 2: 13 17 15 and 18 19
 LOGS="$ROOT/.cluster/logs"
 export ROOT LOGS ULID_TSID_CACHE="${ULID_TSID_CACHE:-/var/cache/ulid_tsid}"
 RUNLOGS="$LOGS/run"
@@ -90,30 +91,53 @@ for c in "${!CHROOT_JOB[@]}"; do
   else echo "== chroot $c could not be made:"; tail -n 8 "$LOGS/chroot-$c.log"; fi
 done
 
+# One major: its suites in order, output into $RUNLOGS/major-MAJOR.out, totals into
+# $RUNLOGS/totals-MAJOR.
+run_major() {
+  local major="$1" t=$SECONDS s suites
+  (
+    PASSED=0; FAILED=0
+    # One holder of the major's server for all of its suites (lib/pg.sh).
+    if [ "$major" != 15 ]; then
+      mkdir -p "$ULID_TSID_CACHE/locks"
+      exec 6>"$ULID_TSID_CACHE/locks/use-$major"
+      flock 6
+      export PG_LOCKED=$major
+    fi
+    suites=(build regress upgrade concurrency tap clients)
+    [ "$major" = 15 ] && suites+=(bench)
+    suites+=(package)
+    for s in "${suites[@]}"; do
+      [ "$s" = build ] || wanted "$s" || continue
+      run "$s" PG_MAJOR="$major" || [ "$s" != build ] || break   # no build: nothing to test
+    done
+    echo "$PASSED $FAILED" >"$RUNLOGS/totals-$major"
+  ) >"$RUNLOGS/major-$major.out" 2>&1
+  read -r p f <"$RUNLOGS/totals-$major" || { p=0; f=1; }
+  echo "== PostgreSQL $major: $p passed, $f failed in $((SECONDS - t)) s (output: $RUNLOGS/major-$major.out)"
+}
+
+# The majors in LANES lanes side by side (default 2: much of a suite's time is
+# servers starting, stopping and waiting, which overlaps well on 2 cores); each lane
+# runs its majors one after another, in the order PG_MAJORS gives them (15, last in
+# the default order, ends its lane). Every major's output is printed when all are done.
 if [ -n "$server_suites" ]; then
+  LANES="${LANES:-2}"
+  lane_majors=()
+  i=0
+  for major in $PG_MAJORS; do lane_majors[$((i % LANES))]+="$major "; i=$((i + 1)); done
+  lane_pids=()
+  for l in "${!lane_majors[@]}"; do
+    ( for major in ${lane_majors[$l]}; do run_major "$major"; done ) &
+    lane_pids+=($!)
+  done
+  for pid in "${lane_pids[@]}"; do wait "$pid"; done
   for major in $PG_MAJORS; do
-    echo "== PostgreSQL $major"
-    t=$SECONDS
-    (
-      PASSED=0; FAILED=0
-      # One holder of the major's server for all of its suites (lib/pg.sh).
-      if [ "$major" != 15 ]; then
-        exec 6>"$ULID_TSID_CACHE/locks/use-$major" 2>/dev/null || { mkdir -p "$ULID_TSID_CACHE/locks"; exec 6>"$ULID_TSID_CACHE/locks/use-$major"; }
-        flock 6
-        export PG_LOCKED=$major
-      fi
-      suites=(build regress upgrade concurrency tap clients)
-      [ "$major" = 15 ] && suites+=(bench)
-      suites+=(package)
-      for s in "${suites[@]}"; do
-        [ "$s" = build ] || wanted "$s" || continue
-        run "$s" PG_MAJOR="$major" || [ "$s" != build ] || break   # no build: nothing to test
-      done
-      echo "$PASSED $FAILED" >"$RUNLOGS/totals-$major"
-    )
+    echo
+    echo "======== PostgreSQL $major"
+    cat "$RUNLOGS/major-$major.out"
     read -r p f <"$RUNLOGS/totals-$major" || { p=0; f=1; }
     PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
-    echo "== PostgreSQL $major: $p passed, $f failed in $((SECONDS - t)) s"
   done
   wanted bench && [[ " $PG_MAJORS " != *" 15 "* ]] && NOTES+=("bench: not run (it measures the host's server, 15)")
 fi

@@ -9,7 +9,7 @@
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/pg.sh"
 clients_dir="$ROOT/test/clients"
-clients_port=${CLIENTS_PORT:-55440}
+clients_port=${CLIENTS_PORT:-$((55400 + PG_MAJOR))}   # TCP too: one per major, as majors may run side by side
 clients_ok=0; clients_bad=0
 
 clients_count() {  # clients_count NAME LOG EXIT-CODE
@@ -27,8 +27,13 @@ clients_count() {  # clients_count NAME LOG EXIT-CODE
 clients_npm() {
   local dir="$clients_dir/node" stamp="$clients_dir/node/node_modules/.ulid_tsid-lock"
   cmp -s "$dir/package-lock.json" "$stamp" 2>/dev/null && return 0
-  (cd "$dir" && npm ci --no-audit --no-fund) >"$LOGS/clients-npm.log" 2>&1 &&
-    cp "$dir/package-lock.json" "$stamp"
+  # One npm ci at a time (majors may run side by side), then check again.
+  (
+    flock 8
+    cmp -s "$dir/package-lock.json" "$stamp" 2>/dev/null && exit 0
+    (cd "$dir" && npm ci --no-audit --no-fund) >"$LOGS/clients-npm.log" 2>&1 &&
+      cp "$dir/package-lock.json" "$stamp"
+  ) 8>"$LOGS/clients-npm.lock"
 }
 
 # clients_run NAME COMMAND...: runs in test/clients against a database of its

@@ -85,7 +85,7 @@ pkg_count "$pkg_out/versions.log"
 
 echo "-- PGXN distribution"
 pkg_zip=""
-if OUT_DIR="$pkg_work" bash scripts/package.sh dist >"$pkg_out/dist.log" 2>&1; then
+if PKG_STAGING="$pkg_work/staging" OUT_DIR="$pkg_work" bash scripts/package.sh dist >"$pkg_out/dist.log" 2>&1; then
   pkg_zip=$(tail -1 "$pkg_out/dist.log")
 fi
 pkg_check "make dist wrote ulid_tsid-$pkg_version.zip (log: $pkg_out/dist.log)" test "$pkg_zip" = "$pkg_work/ulid_tsid-$pkg_version.zip"
@@ -106,7 +106,7 @@ echo "-- Debian package"
 pkg_deb=""
 pkg_t=$SECONDS
 pkg_src="$pkg_work/deb/ulid-tsid-$pkg_version"
-bash scripts/package.sh export "$pkg_src" 2>"$pkg_out/export.log"
+PKG_STAGING="$pkg_work/staging" bash scripts/package.sh export "$pkg_src" 2>"$pkg_out/export.log"
 # The build's own test (dh_pgxs_test) runs a throwaway cluster through pg_virtualenv on this port.
 if (cd "$pkg_src" && PGPORT=55458 PG_SUPPORTED_VERSIONS="$PG_MAJOR" PG_PASS_ENV="PG_SUPPORTED_VERSIONS" \
       pg_in bash scripts/package.sh deb-here) >"$pkg_out/deb.log" 2>&1; then
