@@ -48,9 +48,9 @@ CREATE FUNCTION pg_temp.core_version(u uuid) RETURNS smallint LANGUAGE plpgsql A
 BEGIN
   RETURN pg_catalog.uuid_extract_version(u);
 END $$;
-SELECT CASE WHEN to_regprocedure('pg_catalog.uuid_extract_version(uuid)') IS NULL THEN true
-            ELSE bool_and(pg_temp.core_version(u) IS NOT DISTINCT FROM public.uuid_extract_version(u)) END
-         AS core_version_as_ours
+SELECT bool_and(CASE WHEN to_regprocedure('pg_catalog.uuid_extract_version(uuid)') IS NULL THEN true
+                     ELSE pg_temp.core_version(u) IS NOT DISTINCT FROM public.uuid_extract_version(u) END)
+         AS core_version_as_ours    -- (vacuously true before 17)
 FROM (VALUES ('017F22E2-79B0-7CC3-98C4-DC0C0C07398F'::uuid), ('C232AB00-9414-11EC-B3C8-9F6BDECED846'),
              (gen_random_uuid()), ('017F22E2-79B0-7CC3-18C4-DC0C0C07398F'), ('017F22E2-79B0-7CC3-D8C4-DC0C0C07398F'),
              ('017F22E2-79B0-7CC3-F8C4-DC0C0C07398F'), ('00000000-0000-0000-0000-000000000000'),

@@ -64,8 +64,11 @@ fi
 export PG_CHROOT PG_CONFIG PG_BINDIR PG_SRC
 
 # The directory a command inside starts in: the current one when it is under the
-# chroot, / otherwise.
-pg_cwd() { case "$PWD/" in "$PG_CHROOT"/*) echo "$PWD" ;; *) echo / ;; esac; }
+# chroot (by its path inside, so that the server and the tests see one spelling of
+# it), / otherwise.
+pg_cwd() { case "$PWD/" in "$PG_CHROOT"/*) pg_inside "$PWD" ;; *) echo / ;; esac; }
+# pg_inside PATH: a path under the chroot as seen from inside (DIR/x -> /x).
+pg_inside() { local p="${1#"$PG_CHROOT"}"; echo "${p:-/}"; }
 # The environment a command inside gets: the server's bin first, the libpq settings.
 pg_env_args() {
   local v

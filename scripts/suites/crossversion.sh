@@ -64,14 +64,16 @@ xv_stop_leftovers() {
   flock 9
   xv_stop_leftovers
   rm -rf "$xv_dir/tmp_check" "$xv_dir/log"
+  in_dir="$(pg_inside "$xv_dir")"
+  in_files=(); for f in "${xv_files[@]}"; do in_files+=("$(pg_inside "$f")"); done
   cd "$xv_dir" &&
   pg_as_postgres env PATH="/usr/lib/postgresql/19/bin:/usr/bin:/bin" \
-    PERL5LIB="$xv_pgxs/test/perl:$PG_SRC/test/t" PG_REGRESS="$xv_pgxs/test/regress/pg_regress" \
-    TESTDIR="$xv_dir" TESTDATADIR="$xv_dir/tmp_check" TESTLOGDIR="$xv_dir/tmp_check/log" PGDATABASE=postgres \
+    PERL5LIB="$xv_pgxs/test/perl:$(pg_inside "$PG_SRC")/test/t" PG_REGRESS="$xv_pgxs/test/regress/pg_regress" \
+    TESTDIR="$in_dir" TESTDATADIR="$in_dir/tmp_check" TESTLOGDIR="$in_dir/tmp_check/log" PGDATABASE=postgres \
     ULID_TSID_PG13_BINDIR=/usr/lib/postgresql/13/bin ULID_TSID_PG18_BINDIR=/usr/lib/postgresql/18/bin \
     ULID_TSID_PG19_BINDIR=/usr/lib/postgresql/19/bin ULID_TSID_DUMP_OLD=13 \
     PG_TEST_TIMEOUT_DEFAULT="${PG_TEST_TIMEOUT_DEFAULT:-120}" \
-    timeout -k 10 "${CROSSVERSION_TIMEOUT:-600}" prove --timer -v "${xv_files[@]}"
+    timeout -k 10 "${CROSSVERSION_TIMEOUT:-600}" prove --timer -v "${in_files[@]}"
   rc=$?
   xv_stop_leftovers
   exit $rc

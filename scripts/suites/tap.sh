@@ -41,12 +41,13 @@ tap_stop_leftovers() {
   flock 9
   tap_stop_leftovers
   rm -rf "$tap_dir/tmp_check" "$tap_dir/log"
+  # Inside the chroot, by their paths there (one spelling of every path for the
+  # tests and the servers they start).
+  in_files=(); for f in "${tap_files[@]}"; do in_files+=("$(pg_inside "$f")"); done
   cd "$tap_dir" &&
-  PERL5LIB="$tap_pgxs/test/perl:$tap_lib" PG_REGRESS="$tap_pgxs/test/regress/pg_regress" \
-  TESTDIR="$tap_dir" PGDATABASE=postgres PG_TEST_TIMEOUT_DEFAULT="${PG_TEST_TIMEOUT_DEFAULT:-120}" \
-  PG_PASS_ENV="PERL5LIB PG_REGRESS TESTDIR" \
-    pg_as_postgres env PERL5LIB="$tap_pgxs/test/perl:$tap_lib" PG_REGRESS="$tap_pgxs/test/regress/pg_regress" \
-      TESTDIR="$tap_dir" timeout -k 10 "${TAP_TIMEOUT:-900}" prove --timer -v "${tap_files[@]}"
+  PGDATABASE=postgres PG_TEST_TIMEOUT_DEFAULT="${PG_TEST_TIMEOUT_DEFAULT:-120}" \
+    pg_as_postgres env PERL5LIB="$tap_pgxs/test/perl:$(pg_inside "$tap_lib")" PG_REGRESS="$tap_pgxs/test/regress/pg_regress" \
+      TESTDIR="$(pg_inside "$tap_dir")" timeout -k 10 "${TAP_TIMEOUT:-900}" prove --timer -v "${in_files[@]}"
   rc=$?
   tap_stop_leftovers
   exit $rc

@@ -36,17 +36,17 @@ async function checkUlid(t, client) {
 }
 
 async function checkUuidv7(t, client) {
-  const db = (await client.query(`SELECT u::text AS u, (extract(epoch FROM uuid_extract_timestamp(u)) * 1000)::bigint::text AS ms
+  const db = (await client.query(`SELECT u::text AS u, (extract(epoch FROM uuidv7_timestamp(u)) * 1000)::bigint::text AS ms
       FROM (SELECT generate_uuidv7() AS u FROM generate_series(1, ${N})) s`)).rows;
   t.ok(db.every((r) => uuid.validate(r.u) && uuid.version(r.u) === 7), `uuid: ${N} generate_uuidv7() values are valid version 7 for the library`, db[0]);
-  t.ok(db.every((r) => uuidv7Millis(r.u) === Number(r.ms)), 'uuid: their 48-bit time is uuid_extract_timestamp()', db.slice(0, 3));
+  t.ok(db.every((r) => uuidv7Millis(r.u) === Number(r.ms)), 'uuid: their 48-bit time is uuidv7_timestamp()', db.slice(0, 3));
 
   const made = Array.from({ length: N }, () => uuid.v7());   // monotonic within the process
   const back = (await client.query('SELECT u::text AS u FROM unnest($1::uuid[]) AS m(u) ORDER BY u', [made])).rows;
   t.ok(sameList(back.map((r) => r.u), made), 'uuid: v7() values sort in the database in the order they were made', back.slice(0, 3));
   const start = Date.now() - 86400000;
   const timed = Array.from({ length: N }, (_, i) => uuid.v7({ msecs: start + i * 997 }));
-  const times = (await client.query(`SELECT uuid_extract_version(u) AS v, (extract(epoch FROM uuid_extract_timestamp(u)) * 1000)::bigint::text AS ms
+  const times = (await client.query(`SELECT public.uuid_extract_version(u) AS v, (extract(epoch FROM uuidv7_timestamp(u)) * 1000)::bigint::text AS ms
       FROM unnest($1::uuid[]) WITH ORDINALITY AS m(u, n) ORDER BY n`, [timed])).rows;
   t.ok(times.every((r, i) => r.v === 7 && Number(r.ms) === start + i * 997), 'uuid: the database extracts version 7 and the msecs the library was given', times.slice(0, 3));
   // A v7 uuid kept as a ulid keeps its time: the first 48 bits are the same milliseconds.
