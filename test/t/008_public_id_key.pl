@@ -14,6 +14,9 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use Cwd qw(abs_path);
+use Fcntl qw(O_WRONLY O_NONBLOCK);
+use POSIX ();
+use Time::HiRes qw(time);
 
 my $key_a = '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f';
 my $key_b = 'f0e1d2c3b4a5968778695a4b3c2d1e0ff0e1d2c3b4a5968778695a4b3c2d1e0f';
@@ -149,6 +152,39 @@ for my $preload (1, 0)
 		like($e, $why, "$mode, $what file: says why");
 	}
 	rmdir "$data/bad.key";
+
+	# A role that is not a superuser cannot SHOW data_directory: its error names
+	# the setting, never the absolute path.
+	($out, $err) = psql_err($node, "SELECT public_id(1::bigint, 'user')", '-U', 'app');
+	like($err, qr/ERROR:  F0000: .*ulid_tsid\.public_id_key_file/, "$mode: a plain role's error names the setting");
+	unlike($err, qr/\Q$data\E/, "$mode: ... and not the data directory");
+
+	# A FIFO as the key file (a superuser's mistake, or a path someone could
+	# replace): the call must fail at once. A blocking open() waits for a
+	# writer, past statement_timeout and deaf to pg_cancel_backend; after 20 s
+	# the test opens the FIFO itself to free the backend and counts the wait
+	# as a failure.
+	POSIX::mkfifo("$data/fifo.key", 0600) or die "mkfifo: $!";
+	$node->append_conf('postgresql.conf', "ulid_tsid.public_id_key_file = 'fifo.key'");
+	$node->reload;
+	$node->poll_query_until('postgres', "SHOW ulid_tsid.public_id_key_file", 'fifo.key');
+	my $timed_out = 0;
+	my $started = time;
+	my ($fifo_out, $fifo_err);
+	$node->psql('postgres', "SET statement_timeout = '2s'; SELECT public_id(1::bigint, 'user')",
+		stdout => \$fifo_out, stderr => \$fifo_err, on_error_stop => 0,
+		extra_params => [ '-v', 'VERBOSITY=verbose' ], timeout => 20, timed_out => \$timed_out);
+	my $took = time - $started;
+	if ($timed_out)
+	{
+		my $writer;    # a reader blocked in open() lets a writer in, then reads EOF
+		close $writer if sysopen($writer, "$data/fifo.key", O_WRONLY | O_NONBLOCK);
+	}
+	push @errors, $fifo_err // '';
+	ok(!$timed_out && $took < 10, "$mode: a FIFO key file fails at once (took ${\ sprintf('%.1f', $took)} s)");
+	like($fifo_err // '', qr/ERROR:  F0000: .*is not a regular file/, "$mode: a FIFO is not a regular file");
+	unlink "$data/fifo.key";
+
 	# Not owned by the server's user (a file root owns; the server reads it).
 	$node->append_conf('postgresql.conf', "ulid_tsid.public_id_key_file = '/etc/passwd'");
 	$node->reload;
