@@ -52,7 +52,7 @@ sub forms
 		[ 'decodes a 128-bit ID', "SELECT public_id_to_ulid('$a->{p128}', 'user')", $ulid ],
 		[ 'decodes a 64-bit ID', "SELECT public_id_to_bigint('$a->{p64}', 'user')", $big ],
 		[ 'mints a 128-bit ID', "SELECT public_id('$ulid'::ulid, 'user')", $a->{p128} ],
-		[ 'mints a 64-bit ID', "SELECT public_id($big::bigint, 'user')", $a->{p64} ]);
+		[ 'mints a 64-bit ID', "SELECT public_id(${big}::bigint, 'user')", $a->{p64} ]);
 }
 
 # bob, in b, after $prefix (statements), gets none of a's values, and each
@@ -107,7 +107,7 @@ for my $preload (1, 0)
 	{
 		my $key = "decode(btrim(pg_read_file('public_id_$k.key'), E' \\n'), 'hex')";
 		my @v = split /\|/, $node->safe_psql('postgres',
-			"SELECT public_id('$ulid'::ulid, 'user', $key), public_id($big::bigint, 'user', $key)");
+			"SELECT public_id('$ulid'::ulid, 'user', $key), public_id(${big}::bigint, 'user', $key)");
 		$want{$k} = { p128 => $v[0], p64 => $v[1] };
 	}
 
@@ -121,7 +121,7 @@ for my $preload (1, 0)
 	is($err, '', "$mode: a superuser binds a key file to database a");
 	($out, $err) = run_as($node, 'a', 'alice', qq{
 		SELECT public_id('$ulid'::ulid, 'user');
-		SELECT public_id($big::bigint, 'user');
+		SELECT public_id(${big}::bigint, 'user');
 		SELECT public_id_to_ulid('$want{a}{p128}', 'user');
 		SELECT public_id_to_bigint('$want{a}{p64}', 'user');});
 	is($out, "$want{a}{p128}\n$want{a}{p64}\n$ulid\n$big", "$mode: alice in a mints and decodes with a's key")
@@ -173,7 +173,7 @@ for my $preload (1, 0)
 
 	# b gets its own key: bob mints and decodes b's IDs, which are not a's.
 	$node->safe_psql('postgres', "ALTER DATABASE b SET ulid_tsid.public_id_key_file = 'public_id_b.key'");
-	($out, $err) = run_as($node, 'b', 'bob', "SELECT public_id('$ulid'::ulid, 'user'); SELECT public_id($big::bigint, 'user')");
+	($out, $err) = run_as($node, 'b', 'bob', "SELECT public_id('$ulid'::ulid, 'user'); SELECT public_id(${big}::bigint, 'user')");
 	is($out, "$want{b}{p128}\n$want{b}{p64}", "$mode: bob in b uses b's key") or diag $err;
 	bob_cannot($node, "$mode, b bound to its own key", $want{a}, '', undef);
 
