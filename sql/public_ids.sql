@@ -95,7 +95,7 @@ SELECT abs(corr(k_rank, p_rank)) < 0.02 AS uncorrelated_128 FROM (
 -- The key comes only from the file that ulid_tsid.public_id_key_file names
 -- for this database (a superuser's ALTER DATABASE ... SET; a role that is not
 -- a superuser cannot SET it); none is bound here, so a clear 22023 with a
--- hint. test/t/008_public_id_key.pl and test/t/010_public_id_databases.pl set
+-- hint. test/t/008_public_id_key.pl and test/t/011_public_id_databases.pl set
 -- files up the ways users do.
 SELECT regress_try($$SELECT public_id(42::bigint, 'user')$$);
 SELECT regress_try($$SELECT public_id_to_ulid('user_01h455vb4pex5vsknk084sn02q', 'user')$$);

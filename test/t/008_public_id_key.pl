@@ -4,7 +4,7 @@
 # (new content in the same file), and the files a server must refuse (group-
 # or world-readable, another owner, missing, malformed, a directory, a FIFO, a
 # symbolic link), with errors that show a plain role the setting's name, not
-# the path. test/t/010_public_id_databases.pl has the other databases' side.
+# the path. test/t/011_public_id_databases.pl has the other databases' side.
 # Then every role looks everywhere a setting shows (SHOW, current_setting,
 # pg_settings, pg_file_settings) and the server logs and every error text are
 # searched: the key's hex digits appear nowhere.
@@ -139,7 +139,7 @@ for my $preload (1, 0)
 	write_key("$data/public_id_b.key", $key_b, 0600);
 
 	# The configuration file is no place for the key file: it would give every
-	# database of the cluster the same key (010 has the details).
+	# database of the cluster the same key (011 has the details).
 	bind_key($node, undef);
 	$node->append_conf('postgresql.conf', "ulid_tsid.public_id_key_file = 'public_id.key'");
 	$node->reload;
