@@ -7,8 +7,8 @@
 # not through any way a role can set a setting, not with an older version of
 # the extension's SQL; a key file for the whole cluster (postgresql.conf, the
 # way 0.3.0 documented) must not serve as every database's key. alice, in a,
-# keeps her IDs through a reload, a rename, dump and restore, and in parallel
-# workers. With the library preloaded and not.
+# keeps her IDs through a reload, a rename, dump and restore, pg_upgrade and
+# in parallel workers. With the library preloaded and not.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -241,9 +241,43 @@ for my $preload (1, 0)
 	($out, $err) = run_as($node, 'a', 'alice', "$all_match; SELECT public_id('$ulid'::ulid, 'user')");
 	is($out, "2000/2000\n$want{a}{p128}", "$mode: restored a has the same public IDs") or diag $err;
 
-	$node->stop;
-	my $log = slurp_file($node->logfile);
-	unlike($log, qr/$hex{a}|$hex{b}|$hex{c}/i, "$mode: no key in the server log");
+	# pg_upgrade (once, to a new cluster of the same major, with the key files
+	# copied beside the new data): the bindings and the IDs come through.
+	my $upgraded;
+	if (!$preload)
+	{
+		$upgraded = PostgreSQL::Test::Cluster->new('dbs_upgraded');
+		$upgraded->init;
+		my $new_data = abs_path($upgraded->data_dir);
+		for my $k (qw(a b))
+		{
+			write_key("$new_data/public_id_$k.key", slurp_file("$data/public_id_$k.key") =~ s/\s+//gr);
+		}
+		my $bindir = $node->config_data('--bindir');
+		$node->stop;
+		my $socket = PostgreSQL::Test::Utils::tempdir_short;
+		my $cwd = PostgreSQL::Test::Utils::tempdir;
+		my $back = Cwd::getcwd();
+		chdir $cwd or die "chdir $cwd: $!";    # pg_upgrade writes its files here
+		command_ok([ 'pg_upgrade', '--no-sync', '-d', $data, '-D', $new_data,
+			'-b', $bindir, '-B', $bindir, '-s', $socket, '-p', $node->port, '-P', $upgraded->port ],
+			"$mode: pg_upgrade");
+		chdir $back or die "chdir $back: $!";
+		$upgraded->start;
+		($out, $err) = run_as($upgraded, 'a', 'alice', "$all_match; SELECT public_id('$ulid'::ulid, 'user')");
+		is($out, "2000/2000\n$want{a}{p128}", "$mode: after pg_upgrade a has the same public IDs") or diag $err;
+		($out, $err) = run_as($upgraded, 'b', 'bob', "SELECT public_id_to_ulid('$want{a}{p128}', 'user') <> '$ulid'");
+		is($out, 't', "$mode: ... and b still has its own key, not a's") or diag $err;
+		$upgraded->stop;
+	}
+	else
+	{
+		$node->stop;
+	}
+	for my $n (grep { defined } $node, $upgraded)
+	{
+		unlike(slurp_file($n->logfile), qr/$hex{a}|$hex{b}|$hex{c}/i, "$mode: no key in the server log (" . $n->name . ")");
+	}
 }
 
 my $all = join("\n", @errors);
