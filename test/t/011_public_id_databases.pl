@@ -223,6 +223,31 @@ for my $preload (1, 0)
 		$all_match});
 	is($out, '2000/2000', "$mode: parallel workers use a's key") or diag $err;
 
+	# What stays a's owner's to close: CONNECT on a database is PUBLIC's by
+	# default, and a role that connects to a is a role in a, with a's key.
+	my @in_a = map { [ $_->[0], $_->[1] ] } forms($want{a});
+	($out, $err) = run_as($node, 'a', 'bob', $in_a[0][1]);
+	is($out, $ulid, "$mode: bob connecting to a (CONNECT is PUBLIC's by default) is a role in a: a's key");
+	# Bound to one role in a (ALTER ROLE ... IN DATABASE), a's key is that role's only.
+	$node->safe_psql('postgres', q{
+		ALTER DATABASE a RESET ulid_tsid.public_id_key_file;
+		ALTER ROLE alice IN DATABASE a SET ulid_tsid.public_id_key_file = 'public_id_a.key';});
+	for my $f (@in_a)
+	{
+		($out, $err) = run_as($node, 'a', 'bob', $f->[1]);
+		like($err, qr/ERROR:  22023: no public-ID key for this database/,
+			"$mode: a's key bound to alice only: bob in a never $f->[0]");
+	}
+	($out, $err) = run_as($node, 'a', 'alice', $all_match);
+	is($out, '2000/2000', "$mode: ... and alice in a has it") or diag $err;
+	$node->safe_psql('postgres', q{
+		ALTER ROLE alice IN DATABASE a RESET ulid_tsid.public_id_key_file;
+		ALTER DATABASE a SET ulid_tsid.public_id_key_file = 'public_id_a.key';});
+	# Or a's owner, who is no superuser, closes CONNECT.
+	run_as($node, 'a', 'alice', 'REVOKE CONNECT ON DATABASE a FROM PUBLIC');
+	($out, $err) = run_as($node, 'a', 'bob', $in_a[0][1]);
+	like($err, qr/FATAL:  permission denied for database "a"/, "$mode: once alice revokes CONNECT, bob cannot reach a");
+
 	# A rename keeps a's binding and its IDs.
 	$node->safe_psql('postgres', 'ALTER DATABASE a RENAME TO a_renamed');
 	($out, $err) = run_as($node, 'a_renamed', 'alice', $all_match);
