@@ -28,15 +28,22 @@ int Nibble(char c) {
   return -1;
 }
 
-// One file per process, rewritten for each input.
+// One file per process, rewritten for each input, removed at exit.
+char g_dir[] = "/tmp/ulid_tsid_fuzz_key.XXXXXX";
+char g_path[64] = {};
+
+void RemoveKeyFile() {
+  unlink(g_path);
+  rmdir(g_dir);
+}
+
 const char* KeyPath() {
-  static char path[64] = {};
-  if (path[0] == '\0') {
-    char dir[] = "/tmp/ulid_tsid_fuzz_key.XXXXXX";
-    if (mkdtemp(dir) == nullptr) std::abort();
-    std::snprintf(path, sizeof path, "%s/key", dir);
+  if (g_path[0] == '\0') {
+    if (mkdtemp(g_dir) == nullptr) std::abort();
+    std::snprintf(g_path, sizeof g_path, "%s/key", g_dir);
+    std::atexit(RemoveKeyFile);
   }
-  return path;
+  return g_path;
 }
 
 }  // namespace
