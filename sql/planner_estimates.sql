@@ -74,6 +74,18 @@ FROM (VALUES
   ('bigint key, last 10 minutes', $$SELECT * FROM planner_est WHERE tsid_timestamp(b::tsid) >= '2026-11-29 23:50Z'$$)) q(name, query)
 ORDER BY name;
 
+-- A range inside an OR is one range too, and a bound in one arm never pairs
+-- with a bound in another; time predicates inside an OR are key ranges as well.
+SELECT name, planner_estimate(query) BETWEEN planner_actual(query) / 2 AND planner_actual(query) * 2 AS within_2x,
+       planner_actual(query) AS actual
+FROM (VALUES
+  ('ulid, range OR tail', $$SELECT * FROM planner_est WHERE (u >= ulid_lower_bound('2026-11-29 09:00Z') AND u <= ulid_lower_bound('2026-11-29 10:00Z')) OR u >= ulid_lower_bound('2026-11-29 23:00Z')$$),
+  ('tsid, tail OR range', $$SELECT * FROM planner_est WHERE t >= tsid_lower_bound('2026-11-29 23:00Z') OR (t > tsid_lower_bound('2026-11-29 09:00Z') AND t < tsid_lower_bound('2026-11-29 10:00Z'))$$),
+  ('ulid, head OR tail', $$SELECT * FROM planner_est WHERE u < ulid_lower_bound('2026-11-29 01:00Z') OR u >= ulid_lower_bound('2026-11-29 23:00Z')$$),
+  ('ulid time, tail OR head', $$SELECT * FROM planner_est WHERE ulid_timestamp(u) >= '2026-11-29 23:00Z' OR ulid_timestamp(u) < '2026-11-29 01:00Z'$$),
+  ('tsid time, range OR tail', $$SELECT * FROM planner_est WHERE (tsid_timestamp(t) >= '2026-11-29 09:00Z' AND tsid_timestamp(t) < '2026-11-29 10:00Z') OR tsid_timestamp(t) >= '2026-11-29 23:00Z'$$)) q(name, query)
+ORDER BY name;
+
 -- Rows made after ANALYZE lie past the histogram's end: the column's actual
 -- maximum, read from the index, stands in for it, as Postgres does for bigint.
 INSERT INTO planner_est
