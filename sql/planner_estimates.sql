@@ -98,6 +98,22 @@ FROM (VALUES ('u', $$SELECT * FROM planner_est WHERE u >= ulid_lower_bound('2026
              ('b', $$SELECT * FROM planner_est WHERE b >= tsid_lower_bound('2026-11-30 00:05Z')::bigint$$)) q(col, query)
 ORDER BY col;
 
+-- The same past a run of NULLs at the index's end (skipped inside the index,
+-- as Postgres does with a scan key IS NOT NULL), and through a descending index.
+CREATE TABLE planner_est_tail (u ulid, t tsid);
+INSERT INTO planner_est_tail SELECT u, t FROM planner_est WHERE u < ulid_lower_bound('2026-11-30 00:00Z');
+CREATE INDEX ON planner_est_tail (u);
+CREATE INDEX ON planner_est_tail (t DESC);
+ANALYZE planner_est_tail;
+INSERT INTO planner_est_tail SELECT u, t FROM planner_est WHERE u >= ulid_lower_bound('2026-11-30 00:00Z');
+INSERT INTO planner_est_tail SELECT NULL, NULL FROM generate_series(1, 300);
+SELECT col, planner_estimate(query) BETWEEN planner_actual(query) / 2 AND planner_actual(query) * 2 AS within_2x,
+       planner_actual(query) AS actual
+FROM (VALUES ('u, NULLs last', $$SELECT * FROM planner_est_tail WHERE u >= ulid_lower_bound('2026-11-30 00:05Z')$$),
+             ('t, descending, NULLs first', $$SELECT * FROM planner_est_tail WHERE t >= tsid_lower_bound('2026-11-30 00:05Z')$$)) q(col, query)
+ORDER BY col;
+DROP TABLE planner_est_tail;
+
 -- Without a constant, or without statistics, the estimate is Postgres's own:
 -- the same as for the bigint column.
 CREATE FUNCTION planner_generic_estimate(query text) RETURNS float8 LANGUAGE plpgsql AS $$
