@@ -113,6 +113,22 @@ FROM (VALUES ('u, NULLs last', $$SELECT * FROM planner_est_tail WHERE u >= ulid_
              ('t, descending, NULLs first', $$SELECT * FROM planner_est_tail WHERE t >= tsid_lower_bound('2026-11-30 00:05Z')$$)) q(col, query)
 ORDER BY col;
 DROP TABLE planner_est_tail;
+CREATE TABLE planner_est_tail_join (x int);
+
+-- A partitioned table's own clause (a join condition on its outer side) is
+-- estimated from the parent's statistics alone: its indexes are partitioned
+-- indexes, which hold no entries to read.
+CREATE TABLE planner_est_parts (u ulid) PARTITION BY RANGE (u);
+CREATE TABLE planner_est_parts_1 PARTITION OF planner_est_parts
+  FOR VALUES FROM (MINVALUE) TO (ulid_lower_bound('2026-11-29 12:00Z'));
+CREATE TABLE planner_est_parts_2 PARTITION OF planner_est_parts
+  FOR VALUES FROM (ulid_lower_bound('2026-11-29 12:00Z')) TO (MAXVALUE);
+CREATE INDEX ON planner_est_parts (u);
+INSERT INTO planner_est_parts SELECT u FROM planner_est;
+ANALYZE planner_est_parts;
+SELECT planner_estimate($$SELECT * FROM planner_est_parts p LEFT JOIN planner_est_tail_join j
+                          ON p.u >= ulid_lower_bound('2026-11-29 23:55Z') AND j.x = 1$$) >= 1 AS planned;
+DROP TABLE planner_est_parts, planner_est_tail_join;
 
 -- Without a constant, or without statistics, the estimate is Postgres's own:
 -- the same as for the bigint column.
