@@ -30,35 +30,22 @@ ExtensionObjects g_objects;
 bool g_valid = false;
 bool g_callback_registered = false;
 
-// Where each C symbol of interest goes in ExtensionObjects.
-Oid* slot(ExtensionObjects* objects, int which, int index) {
-  switch (which) {
-    case 0: return &objects->time_function[index];
-    case 1: return &objects->lower_bound_clamped[index];
-    case 2: return &objects->upper_bound_clamped[index];
-    default: return &objects->estimator[index];
+// The C symbols of the members of interest, in the order of their arrays.
+constexpr const char* kTimeFunctions[kKeyKinds] = {"ulid_timestamp", "tsid_timestamp", "uuidv7_timestamp"};
+constexpr const char* kLowerBounds[kKeyKinds] = {"ulid_lower_bound_clamped", "tsid_lower_bound_clamped",
+                                                 "uuidv7_lower_bound_clamped"};
+constexpr const char* kUpperBounds[kKeyKinds] = {"ulid_upper_bound_clamped", "tsid_upper_bound_clamped",
+                                                 "uuidv7_upper_bound_clamped"};
+constexpr const char* kEstimators[kInequalities] = {"ulid_tsid_scalarltsel", "ulid_tsid_scalarlesel",
+                                                    "ulid_tsid_scalargtsel", "ulid_tsid_scalargesel"};
+
+// The index of `symbol` among `names`, or -1.
+int index_of(const char* symbol, const char* const* names, int count) {
+  for (int i = 0; i < count; ++i) {
+    if (strcmp(symbol, names[i]) == 0) return i;
   }
+  return -1;
 }
-struct Symbol {
-  const char* name;
-  int which;  // 0 time function, 1 lower bound, 2 upper bound, 3 estimator
-  int index;
-};
-constexpr Symbol kSymbols[] = {
-    {"ulid_timestamp", 0, kUlidKey},
-    {"tsid_timestamp", 0, kTsidKey},
-    {"uuidv7_timestamp", 0, kUuidv7Key},
-    {"ulid_lower_bound_clamped", 1, kUlidKey},
-    {"tsid_lower_bound_clamped", 1, kTsidKey},
-    {"uuidv7_lower_bound_clamped", 1, kUuidv7Key},
-    {"ulid_upper_bound_clamped", 2, kUlidKey},
-    {"tsid_upper_bound_clamped", 2, kTsidKey},
-    {"uuidv7_upper_bound_clamped", 2, kUuidv7Key},
-    {"ulid_tsid_scalarltsel", 3, kLess},
-    {"ulid_tsid_scalarlesel", 3, kLessEqual},
-    {"ulid_tsid_scalargtsel", 3, kGreater},
-    {"ulid_tsid_scalargesel", 3, kGreaterEqual},
-};
 
 void forget_objects(Datum, int, uint32) { g_valid = false; }
 
@@ -72,12 +59,17 @@ void note_function(ExtensionObjects* objects, Oid proc_oid) {
     const Datum source = SysCacheGetAttr(PROCOID, tuple, Anum_pg_proc_prosrc, &is_null);
     if (!is_null) {
       char* symbol = TextDatumGetCString(source);
-      for (const Symbol& entry : kSymbols) {
-        if (strcmp(symbol, entry.name) != 0) continue;
-        *slot(objects, entry.which, entry.index) = proc_oid;
+      int i;
+      if ((i = index_of(symbol, kTimeFunctions, kKeyKinds)) >= 0) {
+        objects->time_function[i] = proc_oid;
         // The key types are the time functions' arguments.
-        if (entry.which == 0 && proc->pronargs == 1) objects->key_type[entry.index] = proc->proargtypes.values[0];
-        break;
+        if (proc->pronargs == 1) objects->key_type[i] = proc->proargtypes.values[0];
+      } else if ((i = index_of(symbol, kLowerBounds, kKeyKinds)) >= 0) {
+        objects->lower_bound_clamped[i] = proc_oid;
+      } else if ((i = index_of(symbol, kUpperBounds, kKeyKinds)) >= 0) {
+        objects->upper_bound_clamped[i] = proc_oid;
+      } else if ((i = index_of(symbol, kEstimators, kInequalities)) >= 0) {
+        objects->estimator[i] = proc_oid;
       }
       pfree(symbol);
     }
