@@ -32,27 +32,27 @@ COMMENT ON FUNCTION tsid_int8_ge(tsid, int8) IS 'implementation of >= for tsid a
 COMMENT ON FUNCTION tsid_int8_cmp(tsid, int8) IS 'btree comparison of tsid with int8 (signed integer order)';
 CREATE OPERATOR = (
     LEFTARG = tsid, RIGHTARG = int8, FUNCTION = tsid_int8_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
     LEFTARG = tsid, RIGHTARG = int8, FUNCTION = tsid_int8_ne,
-    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
 );
 CREATE OPERATOR < (
     LEFTARG = tsid, RIGHTARG = int8, FUNCTION = tsid_int8_lt,
-    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
 );
 CREATE OPERATOR <= (
     LEFTARG = tsid, RIGHTARG = int8, FUNCTION = tsid_int8_le,
-    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
 );
 CREATE OPERATOR > (
     LEFTARG = tsid, RIGHTARG = int8, FUNCTION = tsid_int8_gt,
-    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
 );
 CREATE OPERATOR >= (
     LEFTARG = tsid, RIGHTARG = int8, FUNCTION = tsid_int8_ge,
-    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
 );
 COMMENT ON OPERATOR = (tsid, int8) IS 'equal';
 COMMENT ON OPERATOR <> (tsid, int8) IS 'not equal';
@@ -83,27 +83,27 @@ COMMENT ON FUNCTION int8_tsid_ge(int8, tsid) IS 'implementation of >= for int8 a
 COMMENT ON FUNCTION int8_tsid_cmp(int8, tsid) IS 'btree comparison of int8 with tsid (signed integer order)';
 CREATE OPERATOR = (
     LEFTARG = int8, RIGHTARG = tsid, FUNCTION = int8_tsid_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
     LEFTARG = int8, RIGHTARG = tsid, FUNCTION = int8_tsid_ne,
-    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
 );
 CREATE OPERATOR < (
     LEFTARG = int8, RIGHTARG = tsid, FUNCTION = int8_tsid_lt,
-    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
 );
 CREATE OPERATOR <= (
     LEFTARG = int8, RIGHTARG = tsid, FUNCTION = int8_tsid_le,
-    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
 );
 CREATE OPERATOR > (
     LEFTARG = int8, RIGHTARG = tsid, FUNCTION = int8_tsid_gt,
-    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
 );
 CREATE OPERATOR >= (
     LEFTARG = int8, RIGHTARG = tsid, FUNCTION = int8_tsid_ge,
-    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
 );
 COMMENT ON OPERATOR = (int8, tsid) IS 'equal';
 COMMENT ON OPERATOR <> (int8, tsid) IS 'not equal';
@@ -135,27 +135,27 @@ COMMENT ON FUNCTION tsid_int4_ge(tsid, int4) IS 'implementation of >= for tsid a
 COMMENT ON FUNCTION tsid_int4_cmp(tsid, int4) IS 'btree comparison of tsid with int4 (signed integer order)';
 CREATE OPERATOR = (
     LEFTARG = tsid, RIGHTARG = int4, FUNCTION = tsid_int4_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
     LEFTARG = tsid, RIGHTARG = int4, FUNCTION = tsid_int4_ne,
-    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
 );
 CREATE OPERATOR < (
     LEFTARG = tsid, RIGHTARG = int4, FUNCTION = tsid_int4_lt,
-    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
 );
 CREATE OPERATOR <= (
     LEFTARG = tsid, RIGHTARG = int4, FUNCTION = tsid_int4_le,
-    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
 );
 CREATE OPERATOR > (
     LEFTARG = tsid, RIGHTARG = int4, FUNCTION = tsid_int4_gt,
-    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
 );
 CREATE OPERATOR >= (
     LEFTARG = tsid, RIGHTARG = int4, FUNCTION = tsid_int4_ge,
-    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
 );
 COMMENT ON OPERATOR = (tsid, int4) IS 'equal';
 COMMENT ON OPERATOR <> (tsid, int4) IS 'not equal';
@@ -186,27 +186,27 @@ COMMENT ON FUNCTION int4_tsid_ge(int4, tsid) IS 'implementation of >= for int4 a
 COMMENT ON FUNCTION int4_tsid_cmp(int4, tsid) IS 'btree comparison of int4 with tsid (signed integer order)';
 CREATE OPERATOR = (
     LEFTARG = int4, RIGHTARG = tsid, FUNCTION = int4_tsid_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
     LEFTARG = int4, RIGHTARG = tsid, FUNCTION = int4_tsid_ne,
-    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
 );
 CREATE OPERATOR < (
     LEFTARG = int4, RIGHTARG = tsid, FUNCTION = int4_tsid_lt,
-    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
 );
 CREATE OPERATOR <= (
     LEFTARG = int4, RIGHTARG = tsid, FUNCTION = int4_tsid_le,
-    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
 );
 CREATE OPERATOR > (
     LEFTARG = int4, RIGHTARG = tsid, FUNCTION = int4_tsid_gt,
-    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
 );
 CREATE OPERATOR >= (
     LEFTARG = int4, RIGHTARG = tsid, FUNCTION = int4_tsid_ge,
-    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
 );
 COMMENT ON OPERATOR = (int4, tsid) IS 'equal';
 COMMENT ON OPERATOR <> (int4, tsid) IS 'not equal';
@@ -238,27 +238,27 @@ COMMENT ON FUNCTION tsid_int2_ge(tsid, int2) IS 'implementation of >= for tsid a
 COMMENT ON FUNCTION tsid_int2_cmp(tsid, int2) IS 'btree comparison of tsid with int2 (signed integer order)';
 CREATE OPERATOR = (
     LEFTARG = tsid, RIGHTARG = int2, FUNCTION = tsid_int2_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
     LEFTARG = tsid, RIGHTARG = int2, FUNCTION = tsid_int2_ne,
-    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
 );
 CREATE OPERATOR < (
     LEFTARG = tsid, RIGHTARG = int2, FUNCTION = tsid_int2_lt,
-    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
 );
 CREATE OPERATOR <= (
     LEFTARG = tsid, RIGHTARG = int2, FUNCTION = tsid_int2_le,
-    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
 );
 CREATE OPERATOR > (
     LEFTARG = tsid, RIGHTARG = int2, FUNCTION = tsid_int2_gt,
-    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
 );
 CREATE OPERATOR >= (
     LEFTARG = tsid, RIGHTARG = int2, FUNCTION = tsid_int2_ge,
-    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
 );
 COMMENT ON OPERATOR = (tsid, int2) IS 'equal';
 COMMENT ON OPERATOR <> (tsid, int2) IS 'not equal';
@@ -289,27 +289,27 @@ COMMENT ON FUNCTION int2_tsid_ge(int2, tsid) IS 'implementation of >= for int2 a
 COMMENT ON FUNCTION int2_tsid_cmp(int2, tsid) IS 'btree comparison of int2 with tsid (signed integer order)';
 CREATE OPERATOR = (
     LEFTARG = int2, RIGHTARG = tsid, FUNCTION = int2_tsid_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
     LEFTARG = int2, RIGHTARG = tsid, FUNCTION = int2_tsid_ne,
-    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
 );
 CREATE OPERATOR < (
     LEFTARG = int2, RIGHTARG = tsid, FUNCTION = int2_tsid_lt,
-    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
 );
 CREATE OPERATOR <= (
     LEFTARG = int2, RIGHTARG = tsid, FUNCTION = int2_tsid_le,
-    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
 );
 CREATE OPERATOR > (
     LEFTARG = int2, RIGHTARG = tsid, FUNCTION = int2_tsid_gt,
-    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
 );
 CREATE OPERATOR >= (
     LEFTARG = int2, RIGHTARG = tsid, FUNCTION = int2_tsid_ge,
-    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
 );
 COMMENT ON OPERATOR = (int2, tsid) IS 'equal';
 COMMENT ON OPERATOR <> (int2, tsid) IS 'not equal';
@@ -355,63 +355,63 @@ ALTER OPERATOR FAMILY tsid_ops USING btree ADD
     OPERATOR 4 >= (int2, tsid),
     OPERATOR 5 > (int2, tsid),
     FUNCTION 1 (int2, tsid) int2_tsid_cmp(int2, tsid),
-    OPERATOR 1 < (int8, int8),
-    OPERATOR 2 <= (int8, int8),
-    OPERATOR 3 = (int8, int8),
-    OPERATOR 4 >= (int8, int8),
-    OPERATOR 5 > (int8, int8),
-    FUNCTION 1 (int8, int8) btint8cmp(int8, int8),
-    FUNCTION 2 (int8, int8) btint8sortsupport(internal),
-    OPERATOR 1 < (int8, int4),
-    OPERATOR 2 <= (int8, int4),
-    OPERATOR 3 = (int8, int4),
-    OPERATOR 4 >= (int8, int4),
-    OPERATOR 5 > (int8, int4),
-    FUNCTION 1 (int8, int4) btint84cmp(int8, int4),
-    OPERATOR 1 < (int8, int2),
-    OPERATOR 2 <= (int8, int2),
-    OPERATOR 3 = (int8, int2),
-    OPERATOR 4 >= (int8, int2),
-    OPERATOR 5 > (int8, int2),
-    FUNCTION 1 (int8, int2) btint82cmp(int8, int2),
-    OPERATOR 1 < (int4, int8),
-    OPERATOR 2 <= (int4, int8),
-    OPERATOR 3 = (int4, int8),
-    OPERATOR 4 >= (int4, int8),
-    OPERATOR 5 > (int4, int8),
-    FUNCTION 1 (int4, int8) btint48cmp(int4, int8),
-    OPERATOR 1 < (int4, int4),
-    OPERATOR 2 <= (int4, int4),
-    OPERATOR 3 = (int4, int4),
-    OPERATOR 4 >= (int4, int4),
-    OPERATOR 5 > (int4, int4),
-    FUNCTION 1 (int4, int4) btint4cmp(int4, int4),
-    FUNCTION 2 (int4, int4) btint4sortsupport(internal),
-    OPERATOR 1 < (int4, int2),
-    OPERATOR 2 <= (int4, int2),
-    OPERATOR 3 = (int4, int2),
-    OPERATOR 4 >= (int4, int2),
-    OPERATOR 5 > (int4, int2),
-    FUNCTION 1 (int4, int2) btint42cmp(int4, int2),
-    OPERATOR 1 < (int2, int8),
-    OPERATOR 2 <= (int2, int8),
-    OPERATOR 3 = (int2, int8),
-    OPERATOR 4 >= (int2, int8),
-    OPERATOR 5 > (int2, int8),
-    FUNCTION 1 (int2, int8) btint28cmp(int2, int8),
-    OPERATOR 1 < (int2, int4),
-    OPERATOR 2 <= (int2, int4),
-    OPERATOR 3 = (int2, int4),
-    OPERATOR 4 >= (int2, int4),
-    OPERATOR 5 > (int2, int4),
-    FUNCTION 1 (int2, int4) btint24cmp(int2, int4),
-    OPERATOR 1 < (int2, int2),
-    OPERATOR 2 <= (int2, int2),
-    OPERATOR 3 = (int2, int2),
-    OPERATOR 4 >= (int2, int2),
-    OPERATOR 5 > (int2, int2),
-    FUNCTION 1 (int2, int2) btint2cmp(int2, int2),
-    FUNCTION 2 (int2, int2) btint2sortsupport(internal);
+    OPERATOR 1 pg_catalog.< (int8, int8),
+    OPERATOR 2 pg_catalog.<= (int8, int8),
+    OPERATOR 3 pg_catalog.= (int8, int8),
+    OPERATOR 4 pg_catalog.>= (int8, int8),
+    OPERATOR 5 pg_catalog.> (int8, int8),
+    FUNCTION 1 (int8, int8) pg_catalog.btint8cmp(int8, int8),
+    FUNCTION 2 (int8, int8) pg_catalog.btint8sortsupport(internal),
+    OPERATOR 1 pg_catalog.< (int8, int4),
+    OPERATOR 2 pg_catalog.<= (int8, int4),
+    OPERATOR 3 pg_catalog.= (int8, int4),
+    OPERATOR 4 pg_catalog.>= (int8, int4),
+    OPERATOR 5 pg_catalog.> (int8, int4),
+    FUNCTION 1 (int8, int4) pg_catalog.btint84cmp(int8, int4),
+    OPERATOR 1 pg_catalog.< (int8, int2),
+    OPERATOR 2 pg_catalog.<= (int8, int2),
+    OPERATOR 3 pg_catalog.= (int8, int2),
+    OPERATOR 4 pg_catalog.>= (int8, int2),
+    OPERATOR 5 pg_catalog.> (int8, int2),
+    FUNCTION 1 (int8, int2) pg_catalog.btint82cmp(int8, int2),
+    OPERATOR 1 pg_catalog.< (int4, int8),
+    OPERATOR 2 pg_catalog.<= (int4, int8),
+    OPERATOR 3 pg_catalog.= (int4, int8),
+    OPERATOR 4 pg_catalog.>= (int4, int8),
+    OPERATOR 5 pg_catalog.> (int4, int8),
+    FUNCTION 1 (int4, int8) pg_catalog.btint48cmp(int4, int8),
+    OPERATOR 1 pg_catalog.< (int4, int4),
+    OPERATOR 2 pg_catalog.<= (int4, int4),
+    OPERATOR 3 pg_catalog.= (int4, int4),
+    OPERATOR 4 pg_catalog.>= (int4, int4),
+    OPERATOR 5 pg_catalog.> (int4, int4),
+    FUNCTION 1 (int4, int4) pg_catalog.btint4cmp(int4, int4),
+    FUNCTION 2 (int4, int4) pg_catalog.btint4sortsupport(internal),
+    OPERATOR 1 pg_catalog.< (int4, int2),
+    OPERATOR 2 pg_catalog.<= (int4, int2),
+    OPERATOR 3 pg_catalog.= (int4, int2),
+    OPERATOR 4 pg_catalog.>= (int4, int2),
+    OPERATOR 5 pg_catalog.> (int4, int2),
+    FUNCTION 1 (int4, int2) pg_catalog.btint42cmp(int4, int2),
+    OPERATOR 1 pg_catalog.< (int2, int8),
+    OPERATOR 2 pg_catalog.<= (int2, int8),
+    OPERATOR 3 pg_catalog.= (int2, int8),
+    OPERATOR 4 pg_catalog.>= (int2, int8),
+    OPERATOR 5 pg_catalog.> (int2, int8),
+    FUNCTION 1 (int2, int8) pg_catalog.btint28cmp(int2, int8),
+    OPERATOR 1 pg_catalog.< (int2, int4),
+    OPERATOR 2 pg_catalog.<= (int2, int4),
+    OPERATOR 3 pg_catalog.= (int2, int4),
+    OPERATOR 4 pg_catalog.>= (int2, int4),
+    OPERATOR 5 pg_catalog.> (int2, int4),
+    FUNCTION 1 (int2, int4) pg_catalog.btint24cmp(int2, int4),
+    OPERATOR 1 pg_catalog.< (int2, int2),
+    OPERATOR 2 pg_catalog.<= (int2, int2),
+    OPERATOR 3 pg_catalog.= (int2, int2),
+    OPERATOR 4 pg_catalog.>= (int2, int2),
+    OPERATOR 5 pg_catalog.> (int2, int2),
+    FUNCTION 1 (int2, int2) pg_catalog.btint2cmp(int2, int2),
+    FUNCTION 2 (int2, int2) pg_catalog.btint2sortsupport(internal);
 ALTER OPERATOR FAMILY tsid_hash_ops USING hash ADD
     OPERATOR 1 = (tsid, int8),
     OPERATOR 1 = (int8, tsid),
@@ -419,21 +419,21 @@ ALTER OPERATOR FAMILY tsid_hash_ops USING hash ADD
     OPERATOR 1 = (int4, tsid),
     OPERATOR 1 = (tsid, int2),
     OPERATOR 1 = (int2, tsid),
-    OPERATOR 1 = (int8, int8),
-    OPERATOR 1 = (int8, int4),
-    OPERATOR 1 = (int8, int2),
-    OPERATOR 1 = (int4, int8),
-    OPERATOR 1 = (int4, int4),
-    OPERATOR 1 = (int4, int2),
-    OPERATOR 1 = (int2, int8),
-    OPERATOR 1 = (int2, int4),
-    OPERATOR 1 = (int2, int2),
-    FUNCTION 1 hashint8(int8),
-    FUNCTION 2 hashint8extended(int8, int8),
-    FUNCTION 1 hashint4(int4),
-    FUNCTION 2 hashint4extended(int4, int8),
-    FUNCTION 1 hashint2(int2),
-    FUNCTION 2 hashint2extended(int2, int8);
+    OPERATOR 1 pg_catalog.= (int8, int8),
+    OPERATOR 1 pg_catalog.= (int8, int4),
+    OPERATOR 1 pg_catalog.= (int8, int2),
+    OPERATOR 1 pg_catalog.= (int4, int8),
+    OPERATOR 1 pg_catalog.= (int4, int4),
+    OPERATOR 1 pg_catalog.= (int4, int2),
+    OPERATOR 1 pg_catalog.= (int2, int8),
+    OPERATOR 1 pg_catalog.= (int2, int4),
+    OPERATOR 1 pg_catalog.= (int2, int2),
+    FUNCTION 1 pg_catalog.hashint8(int8),
+    FUNCTION 2 pg_catalog.hashint8extended(int8, int8),
+    FUNCTION 1 pg_catalog.hashint4(int4),
+    FUNCTION 2 pg_catalog.hashint4extended(int4, int8),
+    FUNCTION 1 pg_catalog.hashint2(int2),
+    FUNCTION 2 pg_catalog.hashint2extended(int2, int8);
 ALTER OPERATOR FAMILY tsid_minmax_ops USING brin ADD
     OPERATOR 1 < (tsid, int8),
     OPERATOR 2 <= (tsid, int8),
