@@ -47,7 +47,11 @@ int index_of(const char* symbol, const char* const* names, int count) {
   return -1;
 }
 
+#if PG_VERSION_NUM >= 190000
+void forget_objects(Datum, SysCacheIdentifier, uint32) { g_valid = false; }
+#else
 void forget_objects(Datum, int, uint32) { g_valid = false; }
+#endif
 
 // Notes the function `proc_oid` if it is a C function running one of kSymbols.
 void note_function(ExtensionObjects* objects, Oid proc_oid) {
