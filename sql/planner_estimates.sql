@@ -114,6 +114,8 @@ FROM (VALUES ('u, NULLs last', $$SELECT * FROM planner_est_tail WHERE u >= ulid_
 ORDER BY col;
 DROP TABLE planner_est_tail;
 CREATE TABLE planner_est_tail_join (x int);
+INSERT INTO planner_est_tail_join VALUES (1), (2);
+ANALYZE planner_est_tail_join;
 
 -- A partitioned table's own clause (a join condition on its outer side) is
 -- estimated from the parent's statistics alone: its indexes are partitioned
@@ -128,6 +130,15 @@ INSERT INTO planner_est_parts SELECT u FROM planner_est;
 ANALYZE planner_est_parts;
 SELECT planner_estimate($$SELECT * FROM planner_est_parts p LEFT JOIN planner_est_tail_join j
                           ON p.u >= ulid_lower_bound('2026-11-29 23:55Z') AND j.x = 1$$) >= 1 AS planned;
+-- Time predicates on a partitioned table are key ranges in each partition,
+-- and the table's size is the sum of theirs.
+SELECT name, planner_estimate(query) BETWEEN planner_actual(query) / 2 AND planner_actual(query) * 2 AS within_2x,
+       planner_actual(query) AS actual
+FROM (VALUES
+  ('last 10 minutes', $$SELECT * FROM planner_est_parts WHERE ulid_timestamp(u) >= '2026-11-29 23:50Z'$$),
+  ('1 hour across both', $$SELECT * FROM planner_est_parts WHERE ulid_timestamp(u) BETWEEN '2026-11-29 11:30Z' AND '2026-11-29 12:30Z'$$),
+  ('joined', $$SELECT * FROM planner_est_parts p JOIN planner_est_tail_join j ON j.x = 1 WHERE ulid_timestamp(p.u) >= '2026-11-29 23:50Z'$$)) q(name, query)
+ORDER BY name;
 DROP TABLE planner_est_parts, planner_est_tail_join;
 
 -- Without a constant, or without statistics, the estimate is Postgres's own:

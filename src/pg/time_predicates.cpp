@@ -25,10 +25,11 @@
 //  - The relation's row estimate takes each time predicate, inside an OR or
 //    not, as its key range (the derived bounds, estimated by selectivity.cpp)
 //    instead of Postgres's default third of the table for an expression
-//    without statistics. This is done in the same step, before the index
-//    paths with the derived conditions are built, so those carry it from the
-//    start; the paths Postgres built before (their costs do not depend on the
-//    row estimate, only their row counts do) get the new row count.
+//    without statistics, partitions included. This is done in the same step,
+//    before the index paths with the derived conditions are built, so those
+//    carry it from the start; the paths Postgres built before (their costs do
+//    not depend on the row estimate, only their row counts do) and the sizes
+//    of a partition's parents get the new row count.
 #include "postgres_api.hpp"
 
 extern "C" {
@@ -278,12 +279,14 @@ Derived derive(PlannerInfo* root, const ExtensionObjects* objects, RelOptInfo* r
 // The row estimate of `rel` with its time predicates estimated as the key
 // ranges they come down to (Postgres has no statistics on ulid_timestamp(id)
 // and would take a third of the table for each), carried over to the paths
-// built so far. Appendrel members are left alone: their parent's size is
-// already summed up.
+// built so far (their costs do not depend on it) and, for an appendrel member
+// (a partition, a UNION ALL arm), to the sizes of its parents, which are the
+// sums of their members' and were added up before any path was built.
 void estimate_as_key_ranges(PlannerInfo* root, RelOptInfo* rel, List* for_estimate) {
-  if (rel->reloptkind != RELOPT_BASEREL || rel->rows <= 0) return;
+  if (rel->rows <= 0) return;
   const double rows = clamp_row_est(rel->tuples * key_range_selectivity(root, for_estimate));
-  const double ratio = rows / rel->rows;
+  const double old_rows = rel->rows;
+  const double ratio = rows / old_rows;
   rel->rows = rows;
   ListCell* cell;
   foreach (cell, rel->pathlist) {
@@ -297,6 +300,14 @@ void estimate_as_key_ranges(PlannerInfo* root, RelOptInfo* rel, List* for_estima
   foreach (cell, rel->ppilist) {
     ParamPathInfo* info = static_cast<ParamPathInfo*>(lfirst(cell));
     info->ppi_rows = clamp_row_est(info->ppi_rows * ratio);
+  }
+  if (rel->reloptkind != RELOPT_OTHER_MEMBER_REL || root->append_rel_array == nullptr) return;
+  Index relid = rel->relid;
+  while (root->append_rel_array[relid] != nullptr) {
+    relid = root->append_rel_array[relid]->parent_relid;
+    RelOptInfo* parent = root->simple_rel_array[relid];
+    if (parent == nullptr) break;
+    parent->rows = clamp_row_est(parent->rows + rows - old_rows);
   }
 }
 
