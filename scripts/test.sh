@@ -25,7 +25,7 @@
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-SUITES=" ${SUITES:-unit sanitizers fuzz regress upgrade concurrency tap clients bench package crossversion} "
+SUITES=" ${SUITES:-sql_names unit sanitizers fuzz regress upgrade concurrency tap clients bench package crossversion} "
 PG_MAJORS="${PG_MAJORS:-13 18 17 19 15}"   # lanes of 2: 13 17 15 and 18 19
 LOGS="$ROOT/.cluster/logs"
 export ROOT LOGS ULID_TSID_CACHE="${ULID_TSID_CACHE:-/var/cache/ulid_tsid}"
@@ -84,7 +84,7 @@ if [ -n "$server_suites" ]; then
 fi
 
 # The pure core, once: no server involved.
-for suite in unit sanitizers fuzz; do wanted "$suite" && { run "$suite" || true; }; done
+for suite in sql_names unit sanitizers fuzz; do wanted "$suite" && { run "$suite" || true; }; done
 
 for c in "${!CHROOT_JOB[@]}"; do
   if wait "${CHROOT_JOB[$c]}"; then echo "== chroot $c: $(tail -n 1 "$LOGS/chroot-$c.log")"
