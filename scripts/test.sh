@@ -18,7 +18,7 @@
 # output is also in .cluster/logs/run/.
 #
 # Majors: 13 (bullseye), 15 (the host, bookworm), 17 (trixie), 18 (sid), 19
-# (experimental), in LANES (default 2) lanes side by side. 15 goes last in its lane, so
+# (experimental), in LANES (default 3) lanes side by side. 15 goes last in its lane, so
 # that the build left installed, the benchmark smoke run and scripts/demo.sh use it.
 # crossversion runs once, in the sid chroot, after the majors (pg_upgrade 13 -> 18 and
 # 18 -> 19, dumps 13 <-> 18).
@@ -26,7 +26,7 @@ set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 SUITES=" ${SUITES:-sql_names unit sanitizers fuzz regress upgrade concurrency tap clients bench package crossversion} "
-PG_MAJORS="${PG_MAJORS:-13 18 17 19 15}"   # lanes of 2: 13 17 15 and 18 19
+PG_MAJORS="${PG_MAJORS:-13 18 17 15 19}"   # lanes of 3: 13 15, 18 19, 17
 LOGS="$ROOT/.cluster/logs"
 export ROOT LOGS ULID_TSID_CACHE="${ULID_TSID_CACHE:-/var/cache/ulid_tsid}"
 RUNLOGS="$LOGS/run"
@@ -65,8 +65,8 @@ bash scripts/install-deps.sh || { echo "dependency install failed"; echo "0 pass
 server_suites=""
 for s in regress upgrade concurrency tap clients bench package crossversion; do wanted "$s" && server_suites=1; done
 
-# The chroots, made in the background while the core suites run (their making is
-# mostly download and unpacking). 18 and 19 share one.
+# The chroots, made in the background from the start (their making is mostly
+# download and unpacking). 18 and 19 share one.
 declare -A CHROOT_JOB=()
 if [ -n "$server_suites" ]; then
   want_chroots=""
@@ -83,13 +83,14 @@ if [ -n "$server_suites" ]; then
   done
 fi
 
-# The pure core, once: no server involved.
-for suite in sql_names unit sanitizers fuzz; do wanted "$suite" && { run "$suite" || true; }; done
-
-for c in "${!CHROOT_JOB[@]}"; do
-  if wait "${CHROOT_JOB[$c]}"; then echo "== chroot $c: $(tail -n 1 "$LOGS/chroot-$c.log")"
-  else echo "== chroot $c could not be made:"; tail -n 8 "$LOGS/chroot-$c.log"; fi
-done
+# The pure core, once, no server involved: in the background beside the majors'
+# lanes (fuzzing is CPU-bound, the server suites mostly wait), printed at the end.
+(
+  PASSED=0; FAILED=0
+  for suite in sql_names unit sanitizers fuzz; do wanted "$suite" && { run "$suite" || true; }; done
+  echo "$PASSED $FAILED" >"$RUNLOGS/totals-core"
+) >"$RUNLOGS/core.out" 2>&1 &
+CORE_JOB=$!
 
 # One major: its suites in order, output into $RUNLOGS/major-MAJOR.out, totals into
 # $RUNLOGS/totals-MAJOR.
@@ -97,7 +98,13 @@ run_major() {
   local major="$1" t=$SECONDS s suites
   (
     PASSED=0; FAILED=0
-    # One holder of the major's server for all of its suites (lib/pg.sh).
+    # One holder of the major's server for all of its suites (lib/pg.sh). The host's
+    # 15 is the caller's to hold (/tmp/ulid_tsid.pg15.lock), or ours for its suites
+    # alone with ULID_TSID_PG15_LOCK=1.
+    if [ "$major" = 15 ] && [ -n "${ULID_TSID_PG15_LOCK:-}" ]; then
+      exec 6>/tmp/ulid_tsid.pg15.lock
+      flock 6
+    fi
     if [ "$major" != 15 ]; then
       mkdir -p "$ULID_TSID_CACHE/locks"
       exec 6>"$ULID_TSID_CACHE/locks/use-$major"
@@ -117,12 +124,13 @@ run_major() {
   echo "== PostgreSQL $major: $p passed, $f failed in $((SECONDS - t)) s (output: $RUNLOGS/major-$major.out)"
 }
 
-# The majors in LANES lanes side by side (default 2: much of a suite's time is
+# The majors in LANES lanes side by side (default 3: much of a suite's time is
 # servers starting, stopping and waiting, which overlaps well on 2 cores); each lane
-# runs its majors one after another, in the order PG_MAJORS gives them (15, last in
-# the default order, ends its lane). Every major's output is printed when all are done.
+# runs its majors one after another, in the order PG_MAJORS gives them (15 ends its
+# lane in the default order). A major whose chroot is still being made waits for it
+# (scripts/chroot.sh's lock). Every major's output is printed when all are done.
 if [ -n "$server_suites" ]; then
-  LANES="${LANES:-2}"
+  LANES="${LANES:-3}"
   lane_majors=()
   i=0
   for major in $PG_MAJORS; do lane_majors[$((i % LANES))]+="$major "; i=$((i + 1)); done
@@ -132,6 +140,16 @@ if [ -n "$server_suites" ]; then
     lane_pids+=($!)
   done
   for pid in "${lane_pids[@]}"; do wait "$pid"; done
+fi
+for c in "${!CHROOT_JOB[@]}"; do
+  if wait "${CHROOT_JOB[$c]}"; then echo "== chroot $c: $(tail -n 1 "$LOGS/chroot-$c.log")"
+  else echo "== chroot $c could not be made:"; tail -n 8 "$LOGS/chroot-$c.log"; fi
+done
+wait "$CORE_JOB"
+cat "$RUNLOGS/core.out"
+read -r p f <"$RUNLOGS/totals-core" || { p=0; f=1; }
+PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
+if [ -n "$server_suites" ]; then
   for major in $PG_MAJORS; do
     echo
     echo "======== PostgreSQL $major"

@@ -43,6 +43,9 @@ pkg_end() { tally package "$pkg_pass" "$pkg_fail"; }
 trap 'rc=$?; pkg_end; (exit $rc); suite_end' EXIT
 
 pkg_started=$SECONDS
+# pg_virtualenv's clusters (the build's test, the autopkgtest) listen on localhost:
+# a port per major, as majors may run side by side.
+pkg_port=$((55500 + PG_MAJOR))
 pkg_out="$LOGS/package-$PG_MAJOR"
 rm -rf "$pkg_out"; mkdir -p "$pkg_out"
 pkg_version=$(sed -n 's/^EXTVERSION *= *//p' Makefile)
@@ -108,8 +111,8 @@ pkg_deb=""
 pkg_t=$SECONDS
 pkg_src="$pkg_work/deb/ulid-tsid-$pkg_version"
 PKG_STAGING="$pkg_work/staging" bash scripts/package.sh export "$pkg_src" 2>"$pkg_out/export.log"
-# The build's own test (dh_pgxs_test) runs a throwaway cluster through pg_virtualenv on this port.
-if (cd "$pkg_src" && PGPORT=55458 PG_SUPPORTED_VERSIONS="$PG_MAJOR" PG_PASS_ENV="PG_SUPPORTED_VERSIONS" \
+# The build's own test (dh_pgxs_test) runs a throwaway cluster through pg_virtualenv on $pkg_port.
+if (cd "$pkg_src" && PGPORT="$pkg_port" PG_SUPPORTED_VERSIONS="$PG_MAJOR" PG_PASS_ENV="PG_SUPPORTED_VERSIONS" \
       pg_in bash scripts/package.sh deb-here) >"$pkg_out/deb.log" 2>&1; then
   pkg_deb="$(tail -1 "$pkg_out/deb.log")"   # a path under the chroot means the same inside and out
   case "$pkg_deb" in "$PG_CHROOT"/*) ;; *) pkg_deb="$PG_CHROOT$pkg_deb" ;; esac
@@ -160,7 +163,7 @@ if [ -f "$pkg_deb" ]; then
 
   # The package's autopkgtest (debian/tests/installcheck: pg_buildext installcheck)
   # against the installed files, in a pg_virtualenv cluster.
-  (cd "$pkg_src" && PGPORT=55458 PG_SUPPORTED_VERSIONS="$PG_MAJOR" PG_PASS_ENV="PG_SUPPORTED_VERSIONS" \
+  (cd "$pkg_src" && PGPORT="$pkg_port" PG_SUPPORTED_VERSIONS="$PG_MAJOR" PG_PASS_ENV="PG_SUPPORTED_VERSIONS" \
      pg_in sh debian/tests/installcheck) >"$pkg_out/installcheck.log" 2>&1
   pkg_installcheck_rc=$?
   pkg_regress_count "$pkg_out/installcheck.log" "autopkgtest installcheck on the installed package"

@@ -278,7 +278,8 @@ for my $preload (1, 0)
 		{
 			write_key("$new_data/public_id_$k.key", slurp_file("$data/public_id_$k.key") =~ s/\s+//gr);
 		}
-		my $bindir = $node->config_data('--bindir');
+		# config_data() is 15+ (13's PostgresNode has none): the pg_config on PATH, the nodes' own.
+		my ($bindir) = `pg_config --bindir` =~ /(\S+)/;
 		$node->stop;
 		my $socket = PostgreSQL::Test::Utils::tempdir_short;
 		my $cwd = PostgreSQL::Test::Utils::tempdir;
