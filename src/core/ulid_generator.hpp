@@ -26,6 +26,9 @@ class UlidGenerator {
  public:
   TickSequence& ticks() noexcept { return clock_ticks_.ticks(); }
 
+  // Every later value falls after Unix millisecond `ms` (see ClockTickGenerator).
+  void start_above_ms(std::int64_t ms) noexcept { clock_ticks_.start_above_ms(ms); }
+
   GenerateStatus next(std::int64_t now_ms, std::uint16_t fraction, const std::uint8_t random[kUlidTailBytes],
                       std::uint8_t out[16]) noexcept {
     std::uint64_t high = 0;
@@ -51,16 +54,29 @@ class UlidGenerator {
 // millisecond draws 80 fresh random bits; the same millisecond (or a clock that
 // went back) takes the previous value plus one; when that would overflow the 80
 // bits it fails rather than wrap.
+//
+// A floor (start_above_ms(), from a persisted mark) makes a clock reading at or
+// below it read as the millisecond after it: values continue from there, by
+// the same +1 within that millisecond, until the clock passes it.
 class UlidMonotonicGenerator {
  public:
+  void start_above_ms(std::int64_t ms) noexcept {
+    if (ms > floor_ms_) floor_ms_ = ms;
+  }
+
   // Whether next(now_ms, ...) will read its random bytes: only a new
   // millisecond does, so a caller can skip drawing them within one.
   bool needs_random(std::int64_t now_ms) const noexcept {
+    now_ms = effective_ms(now_ms);
     return !has_last_ || now_ms < 0 || static_cast<std::uint64_t>(now_ms) > ulid_time_ms(last_);
   }
 
   GenerateStatus next(std::int64_t now_ms, const std::uint8_t random[kUlidRandomBytes],
                       std::uint8_t out[16]) noexcept {
+    if (now_ms >= 0 && now_ms <= floor_ms_ && static_cast<std::uint64_t>(floor_ms_) >= kMax48BitMs) {
+      return GenerateStatus::kExhausted;
+    }
+    now_ms = effective_ms(now_ms);
     if (now_ms < 0 || static_cast<std::uint64_t>(now_ms) > kMax48BitMs) {
       return GenerateStatus::kClockOutOfRange;
     }
@@ -77,6 +93,12 @@ class UlidMonotonicGenerator {
   }
 
  private:
+  // The clock reading, or the millisecond after the floor when it is not past it.
+  std::int64_t effective_ms(std::int64_t now_ms) const noexcept {
+    return now_ms < 0 || now_ms > floor_ms_ ? now_ms : floor_ms_ + 1;
+  }
+
+  std::int64_t floor_ms_ = -1;
   bool has_last_ = false;
   std::uint8_t last_[16] = {};
 };
