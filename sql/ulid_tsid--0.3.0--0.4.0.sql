@@ -7,7 +7,9 @@
 -- ulid_tsid_mark: last_value is the reservation (Unix ms; no value returned by
 -- the lifetime that wrote it is later), log_cnt that lifetime. ulid_tsid_mark_floor:
 -- last_value is what a new backend of that lifetime starts above. No role needs
--- (or is given) a privilege on them. pg_dump carries both values.
+-- a privilege on them to generate; SELECT is granted to PUBLIC so that any role
+-- that may dump the database can read them (pg_dump carries both values, and
+-- the objects of a trusted extension belong to the bootstrap superuser).
 CREATE SEQUENCE ulid_tsid_mark AS bigint MINVALUE 0 START 0 NO CYCLE;
 CREATE SEQUENCE ulid_tsid_mark_floor AS bigint MINVALUE 0 START 0 NO CYCLE;
 DO $$
@@ -16,6 +18,8 @@ BEGIN
     pg_catalog.format('%I.ulid_tsid_mark', pg_catalog.current_schema())::pg_catalog.regclass, '');
   PERFORM pg_catalog.pg_extension_config_dump(
     pg_catalog.format('%I.ulid_tsid_mark_floor', pg_catalog.current_schema())::pg_catalog.regclass, '');
+  EXECUTE pg_catalog.format('GRANT SELECT ON SEQUENCE %I.ulid_tsid_mark, %I.ulid_tsid_mark_floor TO PUBLIC',
+    pg_catalog.current_schema(), pg_catalog.current_schema());
   EXECUTE pg_catalog.format('COMMENT ON SEQUENCE %I.ulid_tsid_mark IS %L', pg_catalog.current_schema(),
     'the generators'' reservation: no value returned before a restart, crash or promotion is above this Unix millisecond (written by the library only)');
   EXECUTE pg_catalog.format('COMMENT ON SEQUENCE %I.ulid_tsid_mark_floor IS %L', pg_catalog.current_schema(),

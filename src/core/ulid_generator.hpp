@@ -37,12 +37,15 @@ class UlidGenerator {
     return status;
   }
 
-  // next() at a Unix-ns clock reading.
+  // next() at a Unix-ns clock reading; `value_ms` (if given) gets the value's millisecond.
   GenerateStatus next_at(std::int64_t now_unix_ns, const std::uint8_t random[kUlidTailBytes],
-                         std::uint8_t out[16]) noexcept {
+                         std::uint8_t out[16], std::int64_t* value_ms = nullptr) noexcept {
     std::uint64_t high = 0;
     const GenerateStatus status = clock_ticks_.next_tick_at(now_unix_ns, &high);
-    if (status == GenerateStatus::kOk) ulid_store(high, load_be(random), out);
+    if (status == GenerateStatus::kOk) {
+      ulid_store(high, load_be(random), out);
+      if (value_ms != nullptr) *value_ms = static_cast<std::int64_t>(high >> kUlidFractionBits);
+    }
     return status;
   }
 
@@ -68,7 +71,7 @@ class UlidMonotonicGenerator {
   // millisecond does, so a caller can skip drawing them within one.
   bool needs_random(std::int64_t now_ms) const noexcept {
     now_ms = effective_ms(now_ms);
-    return !has_last_ || now_ms < 0 || static_cast<std::uint64_t>(now_ms) > ulid_time_ms(last_);
+    return !has_last_ || now_ms < 0 || now_ms > last_ms_;
   }
 
   GenerateStatus next(std::int64_t now_ms, const std::uint8_t random[kUlidRandomBytes],
@@ -80,10 +83,10 @@ class UlidMonotonicGenerator {
     if (now_ms < 0 || static_cast<std::uint64_t>(now_ms) > kMax48BitMs) {
       return GenerateStatus::kClockOutOfRange;
     }
-    const auto ms = static_cast<std::uint64_t>(now_ms);
-    if (!has_last_ || ms > ulid_time_ms(last_)) {
-      ulid_bound(ms, false, last_);
+    if (!has_last_ || now_ms > last_ms_) {
+      ulid_bound(static_cast<std::uint64_t>(now_ms), false, last_);
       for (int i = 0; i < kUlidRandomBytes; ++i) last_[6 + i] = random[i];
+      last_ms_ = now_ms;
       has_last_ = true;
     } else if (!ulid_increment_random(last_)) {
       return GenerateStatus::kExhausted;
@@ -92,6 +95,9 @@ class UlidMonotonicGenerator {
     return GenerateStatus::kOk;
   }
 
+  // The millisecond of the last value (-1 before the first): the one in its bytes.
+  std::int64_t last_ms() const noexcept { return last_ms_; }
+
  private:
   // The clock reading, or the millisecond after the floor when it is not past it.
   std::int64_t effective_ms(std::int64_t now_ms) const noexcept {
@@ -99,6 +105,7 @@ class UlidMonotonicGenerator {
   }
 
   std::int64_t floor_ms_ = -1;
+  std::int64_t last_ms_ = -1;  // ulid_time_ms(last_), kept apart: cheaper than reading the bytes
   bool has_last_ = false;
   std::uint8_t last_[16] = {};
 };

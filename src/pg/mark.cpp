@@ -42,7 +42,6 @@ constexpr const char* kMarkName = "ulid_tsid_mark";
 constexpr const char* kFloorName = "ulid_tsid_mark_floor";
 constexpr uint32 kSequenceMagic = 0x1717;  // sequence.c's SEQ_MAGIC, in a sequence page's special space
 
-MarkState g_mark;
 bool g_resolved = false;
 Oid g_mark_oid = InvalidOid;
 Oid g_floor_oid = InvalidOid;
@@ -97,9 +96,9 @@ bool resolve(FunctionCallInfo fcinfo) {
   return OidIsValid(g_mark_oid) && OidIsValid(g_floor_oid);
 }
 
-// Opens sequence `oid` and locks its buffer (BUFFER_LOCK_SHARE or _EXCLUSIVE);
-// false when it is gone.
-bool open_sequence(Oid oid, LOCKMODE lockmode, int buffer_lock, SequenceTuple* out) {
+// Opens sequence `oid` and locks its buffer, shared or exclusive; false when
+// it is gone.
+bool open_sequence(Oid oid, LOCKMODE lockmode, bool exclusive, SequenceTuple* out) {
   Relation rel = try_relation_open(oid, lockmode);
   if (rel == nullptr) return false;
   if (rel->rd_rel->relkind != RELKIND_SEQUENCE) {
@@ -107,7 +106,7 @@ bool open_sequence(Oid oid, LOCKMODE lockmode, int buffer_lock, SequenceTuple* o
     return false;
   }
   const Buffer buffer = ReadBuffer(rel, 0);
-  LockBuffer(buffer, buffer_lock);
+  LockBuffer(buffer, exclusive ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);  // an enum in 19
   const Page page = BufferGetPage(buffer);
   if (PageGetSpecialSize(page) < sizeof(uint32) ||
       *reinterpret_cast<uint32*>(PageGetSpecialPointer(page)) != kSequenceMagic) {
@@ -149,11 +148,19 @@ XLogRecPtr log_sequence(SequenceTuple* seq) {
   return lsn;
 }
 
+// `known` becomes `record`, and the fast path's numbers follow it.
+void know(MarkState& mark, const MarkRecord& record) {
+  mark.known = record;
+  const bool ours = record.lifetime == mark.lifetime;
+  mark.cover_ms = ours ? record.reserved_ms : std::numeric_limits<std::int64_t>::min();
+  mark.cover_floor_ms = ours ? record.floor_ms : std::numeric_limits<std::int64_t>::min();
+}
+
 // A record that covers every value: no mark to keep (none in this database,
 // or a hot standby, which cannot write one).
 void cover_everything(MarkState& mark) {
   mark.lifetime = 1;
-  mark.known = {std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::max(), 1};
+  know(mark, {std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::max(), 1});
 }
 
 void apply_floor(ProcessState& state, std::int64_t ms) {
@@ -166,20 +173,21 @@ void apply_floor(ProcessState& state, std::int64_t ms) {
 
 }  // namespace
 
-MarkState& mark_state() { return g_mark; }
+MarkState g_mark_state;
 
 void mark_prepare_slow(FunctionCallInfo fcinfo, ProcessState& state) {
-  MarkState& mark = g_mark;
+  MarkState& mark = g_mark_state;
   const bool recovery = RecoveryInProgress();
   if (mark.ready && recovery) return;  // still a hot standby
   mark.ready = true;
   mark.in_recovery = recovery;
+  mark.settled = !recovery;
   cover_everything(mark);
   SequenceTuple reserved, floor;
   if (!resolve(fcinfo)) return;  // the database's extension predates the mark (0.3.0 SQL objects)
   const LOCKMODE lockmode = recovery ? AccessShareLock : RowExclusiveLock;
-  if (!open_sequence(g_floor_oid, lockmode, BUFFER_LOCK_SHARE, &floor)) return;
-  if (!open_sequence(g_mark_oid, lockmode, BUFFER_LOCK_SHARE, &reserved)) {
+  if (!open_sequence(g_floor_oid, lockmode, false, &floor)) return;
+  if (!open_sequence(g_mark_oid, lockmode, false, &reserved)) {
     close_sequence(&floor);
     return;
   }
@@ -196,19 +204,19 @@ void mark_prepare_slow(FunctionCallInfo fcinfo, ProcessState& state) {
   }
   XLogFlush(lsn);  // what `known` covers must be durable before a value relies on it
   mark.lifetime = current_lifetime();
-  mark.known = stored;
+  know(mark, stored);
   apply_floor(state, mark_start_floor(stored, mark.lifetime));
 }
 
 void mark_reserve_slow(std::int64_t value_ms, std::int64_t now_ms, bool per_backend) {
-  MarkState& mark = g_mark;
-  if (!mark.ready || mark.in_recovery) return;
+  MarkState& mark = g_mark_state;
+  if (!mark.settled) return;
   SequenceTuple reserved, floor;
-  if (!open_sequence(g_floor_oid, RowExclusiveLock, BUFFER_LOCK_EXCLUSIVE, &floor)) {
+  if (!open_sequence(g_floor_oid, RowExclusiveLock, true, &floor)) {
     cover_everything(mark);  // dropped under us (DROP EXTENSION in a later transaction)
     return;
   }
-  if (!open_sequence(g_mark_oid, RowExclusiveLock, BUFFER_LOCK_EXCLUSIVE, &reserved)) {
+  if (!open_sequence(g_mark_oid, RowExclusiveLock, true, &reserved)) {
     close_sequence(&floor);
     cover_everything(mark);
     return;
@@ -236,7 +244,7 @@ void mark_reserve_slow(std::int64_t value_ms, std::int64_t now_ms, bool per_back
   close_sequence(&floor);
   // The value leaves only once the reservation that covers it is on disk.
   XLogFlush(lsn);
-  mark.known = stored;
+  know(mark, stored);
 }
 
 }  // namespace ulid_tsid::pg

@@ -6,6 +6,7 @@
 
 #include "postgres_api.hpp"
 
+#include "../core/clock.hpp"
 #include "../core/mark.hpp"
 #include "process_state.hpp"
 
@@ -13,13 +14,19 @@ namespace ulid_tsid::pg {
 
 // This backend's view of its database's mark.
 struct MarkState {
+  bool settled = false;      // prepared, and not on a hot standby (which prepares again once promoted)
   bool ready = false;        // prepared: floors applied, `known` valid
-  bool in_recovery = false;  // prepared on a hot standby: prepare again once promoted
+  bool in_recovery = false;  // prepared on a hot standby
   std::uint64_t lifetime = 0;
   MarkRecord known;          // a flushed record: what values are covered without a write
+  // mark_covers(known, lifetime, ...) folded into two numbers for the fast path:
+  // a value up to cover_ms is covered, and a per-backend one running ahead of
+  // the clock only up to cover_floor_ms.
+  std::int64_t cover_ms = 0;
+  std::int64_t cover_floor_ms = 0;
 };
 
-MarkState& mark_state();
+extern MarkState g_mark_state;
 
 // Slow paths of mark_prepare() and mark_cover().
 void mark_prepare_slow(FunctionCallInfo fcinfo, ProcessState& state);
@@ -28,8 +35,7 @@ void mark_reserve_slow(std::int64_t value_ms, std::int64_t now_ms, bool per_back
 // Before a generator claims: the first call of a backend (and its first after
 // a promotion) reads the database's mark and starts every generator above it.
 inline void mark_prepare(FunctionCallInfo fcinfo, ProcessState& state) {
-  const MarkState& mark = mark_state();
-  if (likely(mark.ready && !mark.in_recovery)) return;
+  if (likely(g_mark_state.settled)) return;
   mark_prepare_slow(fcinfo, state);
 }
 
@@ -38,9 +44,18 @@ inline void mark_prepare(FunctionCallInfo fcinfo, ProcessState& state) {
 // `per_backend`: the generator's ticks are this backend's (not preloaded) and
 // its uniqueness rests on the backend's TSID slot.
 inline void mark_cover(std::int64_t value_ms, std::int64_t now_ms, bool per_backend) {
-  const MarkState& mark = mark_state();
-  if (likely(mark_covers(mark.known, mark.lifetime, value_ms, now_ms, per_backend))) return;
+  if (likely(value_ms <= g_mark_state.cover_ms) &&
+      (!per_backend || likely(value_ms <= now_ms + kMarkAheadSlackMs) || value_ms <= g_mark_state.cover_floor_ms)) {
+    return;
+  }
   mark_reserve_slow(value_ms, now_ms, per_backend);
+}
+
+// mark_cover() for a generator with no per-backend slot, at a Unix-ns clock
+// reading: the reading becomes milliseconds only on the slow path.
+inline void mark_cover_at(std::int64_t value_ms, std::int64_t now_ns) {
+  if (likely(value_ms <= g_mark_state.cover_ms)) return;
+  mark_reserve_slow(value_ms, split_ns(now_ns).ms, false);
 }
 
 }  // namespace ulid_tsid::pg

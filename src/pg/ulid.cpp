@@ -103,9 +103,10 @@ Datum generate_ulid(PG_FUNCTION_ARGS) {
   draw_random(random, sizeof random);
   pg_uuid_t* out = palloc_uuid();
   const std::int64_t now_ns = realtime_ns();
-  const GenerateStatus status = state.ulid.next_at(now_ns, random, out->data);
+  std::int64_t value_ms = 0;
+  const GenerateStatus status = state.ulid.next_at(now_ns, random, out->data, &value_ms);
   if (unlikely(status != GenerateStatus::kOk)) report_generate_failure("generate_ulid", status);
-  mark_cover(static_cast<std::int64_t>(ulid_time_ms(out->data)), split_ns(now_ns).ms, false);
+  mark_cover_at(value_ms, now_ns);
   PG_RETURN_UUID_P(out);
 }
 
@@ -121,6 +122,6 @@ Datum generate_ulid_monotonic(PG_FUNCTION_ARGS) {
   const GenerateStatus status = state.ulid_monotonic.next(now_ms, random, out->data);
   if (unlikely(status == GenerateStatus::kExhausted)) report_monotonic_overflow();
   if (unlikely(status != GenerateStatus::kOk)) report_generate_failure("generate_ulid_monotonic", status);
-  mark_cover(static_cast<std::int64_t>(ulid_time_ms(out->data)), now_ms, false);
+  mark_cover(state.ulid_monotonic.last_ms(), now_ms, false);
   PG_RETURN_UUID_P(out);
 }

@@ -58,7 +58,7 @@ constexpr int64 kGregorianEpochJdate = 2299161;  // 1582-10-15, UUIDv1's epoch
 Datum ulid_tsid_uuidv7(PG_FUNCTION_ARGS) {
   const std::int64_t now_ns = realtime_ns();
   const std::uint64_t tick = claim_tick(fcinfo, now_ns);
-  mark_cover(static_cast<std::int64_t>(tick >> kUuidv7FractionBits), split_ns(now_ns).ms, false);
+  mark_cover_at(static_cast<std::int64_t>(tick >> kUuidv7FractionBits), now_ns);
   return uuid_from_tick(tick);
 }
 
