@@ -1,6 +1,7 @@
 # The persisted mark: no generator returns a value at or below one the same
-# server returned before a clean restart, a crash (pg_ctl -m immediate, and
-# SIGKILL of the postmaster with all its children) or, on a promoted standby,
+# server returned before a clean restart, a crash (pg_ctl -m immediate, SIGKILL
+# of the postmaster with all its children, and SIGKILL of one backend, after
+# which the postmaster reinitializes without a restart) or, on a promoted standby,
 # one whose row the standby received, whatever the server's clock reads.
 # The clock is set with libfaketime (Debian's faketime package): each restart
 # sets it back to where the previous keys began, and once three hours back; a
@@ -142,6 +143,29 @@ for my $preload (0, 1)
 	my $took = Time::HiRes::time() - $t0;
 	check_round($node, $round, "$mode, clock three hours behind");
 	cmp_ok($took, '<', 60, "$mode, clock three hours behind: $sessions x $rows rows in ${\ sprintf('%.1f', $took)} s (no waiting for the clock)");
+
+	# A backend killed: the postmaster lives on (same start time) and
+	# reinitializes after crash recovery, which also starts the shared ticks
+	# again; the keys of the round before ran ahead of the clock (it is three
+	# hours behind), and the new ones must still start above them.
+	my ($vout, $verr) = ('', '');
+	my $victim = IPC::Run::start(
+		[ 'psql', '-XAtq', '-d', $node->connstr('postgres'), '-c', 'SELECT pg_sleep(120)' ],
+		'>', \$vout, '2>', \$verr);
+	$node->poll_query_until('postgres',
+		"SELECT count(*) = 1 FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(120)'")
+	  or die 'the victim session did not start';
+	my $pid = $node->safe_psql('postgres', "SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(120)'");
+	my $started = $node->safe_psql('postgres', 'SELECT pg_postmaster_start_time()');
+	kill 'KILL', $pid;
+	$victim->finish;
+	sleep 1;
+	$node->poll_query_until('postgres', 'SELECT true') or die 'no reinitialization';
+	is($node->safe_psql('postgres', 'SELECT pg_postmaster_start_time()'),
+		$started, "$mode: a killed backend: the postmaster lived on and reinitialized");
+	$round++;
+	generate_round($node, $round);
+	check_round($node, $round, "$mode, a backend killed (crash recovery without a restart), clock three hours behind");
 
 	# --- pg_dump into a new cluster whose clock is an hour behind -------------
 	my $dump = PostgreSQL::Test::Utils::tempdir . '/keys.sql';
