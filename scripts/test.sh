@@ -19,7 +19,7 @@
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-SUITES=" ${SUITES:-unit sanitizers fuzz regress upgrade concurrency tap clients bench package crossversion} "
+SUITES=" ${SUITES:-sql_names unit sanitizers fuzz regress upgrade concurrency tap clients bench package crossversion} "
 PG_MAJORS="${PG_MAJORS:-13 18 15}"
 EXTRA_MAJORS="${EXTRA_MAJORS-17 19}"
 LOGS="$ROOT/.cluster/logs"
@@ -73,7 +73,7 @@ mkdir -p "$LOGS"
 source scripts/cluster.sh
 
 # The pure core, once: no server involved (the unit suite's build needs none).
-for suite in unit sanitizers fuzz; do run_suite "$suite"; done
+for suite in sql_names unit sanitizers fuzz; do run_suite "$suite"; done
 
 server_suites=0
 for s in regress upgrade concurrency tap clients bench package crossversion; do wanted "$s" && server_suites=1; done

@@ -3,7 +3,7 @@
 -- a read-only transaction and under a role with no privilege on them (a
 -- generator as a column DEFAULT), and the library finds them in whatever schema
 -- the extension is in. (Restarts, crashes and promotions with the clock set back
--- are in test/t/010_clock_back.pl.)
+-- are in test/t/012_clock_back.pl.)
 SELECT c.relname, c.relkind, d.deptype
 FROM pg_class c JOIN pg_depend d ON d.classid = 'pg_class'::regclass AND d.objid = c.oid
   AND d.refclassid = 'pg_extension'::regclass

@@ -29,13 +29,13 @@ CREATE OR REPLACE FUNCTION uuid_extract_version(uuid) RETURNS int2
 -- script cannot use @extschema@; the creation schema is current_schema()).
 DO $$
 BEGIN
-  EXECUTE format('COMMENT ON FUNCTION %I.uuidv7() IS %L', current_schema(),
+  EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I.uuidv7() IS %L', pg_catalog.current_schema(),
     'new version-7 UUID (RFC 9562, as PostgreSQL 18): the same generator as generate_uuidv7(); on 18+ an unqualified uuidv7() is the core''s');
-  EXECUTE format('COMMENT ON FUNCTION %I.uuidv7(interval) IS %L', current_schema(),
+  EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I.uuidv7(interval) IS %L', pg_catalog.current_schema(),
     'new version-7 UUID shifted by the interval (as PostgreSQL 18): the same as generate_uuidv7(interval)');
-  EXECUTE format('COMMENT ON FUNCTION %I.uuid_extract_timestamp(uuid) IS %L', current_schema(),
+  EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I.uuid_extract_timestamp(uuid) IS %L', pg_catalog.current_schema(),
     'timestamp of a version 1 or 7 UUID of the RFC variant, else NULL (as PostgreSQL 17)');
-  EXECUTE format('COMMENT ON FUNCTION %I.uuid_extract_version(uuid) IS %L', current_schema(),
+  EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I.uuid_extract_version(uuid) IS %L', pg_catalog.current_schema(),
     'version of a UUID of the RFC variant, else NULL (as PostgreSQL 17)');
 END
 $$;

@@ -63,27 +63,27 @@ COMMENT ON FUNCTION ulid_hash_extended(ulid, int8) IS 'seeded 64-bit hash of a u
 
 CREATE OPERATOR = (
     LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
     LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_ne,
-    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
 );
 CREATE OPERATOR < (
     LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_lt,
-    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
 );
 CREATE OPERATOR <= (
     LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_le,
-    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
 );
 CREATE OPERATOR > (
     LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_gt,
-    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
 );
 CREATE OPERATOR >= (
     LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_ge,
-    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
 );
 
 CREATE OPERATOR CLASS ulid_ops DEFAULT FOR TYPE ulid USING btree AS
@@ -94,7 +94,7 @@ CREATE OPERATOR CLASS ulid_ops DEFAULT FOR TYPE ulid USING btree AS
     OPERATOR 5 >,
     FUNCTION 1 ulid_cmp(ulid, ulid),
     FUNCTION 2 ulid_sortsupport(internal),
-    FUNCTION 4 btequalimage(oid);
+    FUNCTION 4 pg_catalog.btequalimage(oid);
 
 CREATE OPERATOR CLASS ulid_hash_ops DEFAULT FOR TYPE ulid USING hash AS
     OPERATOR 1 =,
@@ -107,10 +107,10 @@ CREATE OPERATOR CLASS ulid_minmax_ops DEFAULT FOR TYPE ulid USING brin AS
     OPERATOR 3 =,
     OPERATOR 4 >=,
     OPERATOR 5 >,
-    FUNCTION 1 brin_minmax_opcinfo(internal),
-    FUNCTION 2 brin_minmax_add_value(internal, internal, internal, internal),
-    FUNCTION 3 brin_minmax_consistent(internal, internal, internal),
-    FUNCTION 4 brin_minmax_union(internal, internal, internal);
+    FUNCTION 1 pg_catalog.brin_minmax_opcinfo(internal),
+    FUNCTION 2 pg_catalog.brin_minmax_add_value(internal, internal, internal, internal),
+    FUNCTION 3 pg_catalog.brin_minmax_consistent(internal, internal, internal),
+    FUNCTION 4 pg_catalog.brin_minmax_union(internal, internal, internal);
 
 -- min() and max(): with sortop, the planner answers them from the btree index.
 CREATE FUNCTION ulid_smaller(ulid, ulid) RETURNS ulid
@@ -220,27 +220,27 @@ COMMENT ON FUNCTION tsid_hash_extended(tsid, int8) IS 'seeded 64-bit hash of a t
 
 CREATE OPERATOR = (
     LEFTARG = tsid, RIGHTARG = tsid, FUNCTION = tsid_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
     LEFTARG = tsid, RIGHTARG = tsid, FUNCTION = tsid_ne,
-    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
 );
 CREATE OPERATOR < (
     LEFTARG = tsid, RIGHTARG = tsid, FUNCTION = tsid_lt,
-    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
 );
 CREATE OPERATOR <= (
     LEFTARG = tsid, RIGHTARG = tsid, FUNCTION = tsid_le,
-    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
 );
 CREATE OPERATOR > (
     LEFTARG = tsid, RIGHTARG = tsid, FUNCTION = tsid_gt,
-    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
 );
 CREATE OPERATOR >= (
     LEFTARG = tsid, RIGHTARG = tsid, FUNCTION = tsid_ge,
-    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
 );
 
 CREATE OPERATOR CLASS tsid_ops DEFAULT FOR TYPE tsid USING btree AS
@@ -251,7 +251,7 @@ CREATE OPERATOR CLASS tsid_ops DEFAULT FOR TYPE tsid USING btree AS
     OPERATOR 5 >,
     FUNCTION 1 tsid_cmp(tsid, tsid),
     FUNCTION 2 tsid_sortsupport(internal),
-    FUNCTION 4 btequalimage(oid);
+    FUNCTION 4 pg_catalog.btequalimage(oid);
 
 CREATE OPERATOR CLASS tsid_hash_ops DEFAULT FOR TYPE tsid USING hash AS
     OPERATOR 1 =,
@@ -264,10 +264,10 @@ CREATE OPERATOR CLASS tsid_minmax_ops DEFAULT FOR TYPE tsid USING brin AS
     OPERATOR 3 =,
     OPERATOR 4 >=,
     OPERATOR 5 >,
-    FUNCTION 1 brin_minmax_opcinfo(internal),
-    FUNCTION 2 brin_minmax_add_value(internal, internal, internal, internal),
-    FUNCTION 3 brin_minmax_consistent(internal, internal, internal),
-    FUNCTION 4 brin_minmax_union(internal, internal, internal);
+    FUNCTION 1 pg_catalog.brin_minmax_opcinfo(internal),
+    FUNCTION 2 pg_catalog.brin_minmax_add_value(internal, internal, internal, internal),
+    FUNCTION 3 pg_catalog.brin_minmax_consistent(internal, internal, internal),
+    FUNCTION 4 pg_catalog.brin_minmax_union(internal, internal, internal);
 
 CREATE FUNCTION tsid_smaller(tsid, tsid) RETURNS tsid
     AS 'int8smaller' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
@@ -322,7 +322,7 @@ COMMENT ON FUNCTION generate_tsid() IS 'new tsid: never a duplicate within the c
 
 DO $$
 BEGIN
-  IF current_setting('server_version_num')::int < 180000 THEN
+  IF pg_catalog.current_setting('server_version_num')::int OPERATOR(pg_catalog.<) 180000 THEN
     EXECUTE $sql$
       CREATE FUNCTION uuidv7() RETURNS uuid
         AS 'MODULE_PATHNAME', 'ulid_tsid_uuidv7' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED$sql$;
@@ -334,7 +334,7 @@ BEGIN
     EXECUTE $sql$
       COMMENT ON FUNCTION uuidv7(interval) IS 'new version-7 UUID whose timestamp is now shifted by the interval (as PostgreSQL 18)'$sql$;
   END IF;
-  IF current_setting('server_version_num')::int < 170000 THEN
+  IF pg_catalog.current_setting('server_version_num')::int OPERATOR(pg_catalog.<) 170000 THEN
     EXECUTE $sql$
       CREATE FUNCTION uuid_extract_timestamp(uuid) RETURNS timestamptz
         AS 'MODULE_PATHNAME', 'ulid_tsid_uuid_extract_timestamp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE$sql$;

@@ -68,27 +68,27 @@ COMMENT ON FUNCTION ulid_hash_extended(ulid, int8) IS 'seeded 64-bit hash of a u
 
 CREATE OPERATOR = (
     LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
     LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_ne,
-    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
 );
 CREATE OPERATOR < (
     LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_lt,
-    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
 );
 CREATE OPERATOR <= (
     LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_le,
-    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
 );
 CREATE OPERATOR > (
     LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_gt,
-    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
 );
 CREATE OPERATOR >= (
     LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_ge,
-    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
 );
 COMMENT ON FUNCTION ulid_eq(ulid, ulid) IS 'implementation of = for ulid (uuid''s)';
 COMMENT ON FUNCTION ulid_ne(ulid, ulid) IS 'implementation of <> for ulid (uuid''s)';
@@ -111,7 +111,7 @@ CREATE OPERATOR CLASS ulid_ops DEFAULT FOR TYPE ulid USING btree AS
     OPERATOR 5 >,
     FUNCTION 1 ulid_cmp(ulid, ulid),
     FUNCTION 2 ulid_sortsupport(internal),
-    FUNCTION 4 btequalimage(oid);
+    FUNCTION 4 pg_catalog.btequalimage(oid);
 
 CREATE OPERATOR CLASS ulid_hash_ops DEFAULT FOR TYPE ulid USING hash AS
     OPERATOR 1 =,
@@ -124,10 +124,10 @@ CREATE OPERATOR CLASS ulid_minmax_ops DEFAULT FOR TYPE ulid USING brin AS
     OPERATOR 3 =,
     OPERATOR 4 >=,
     OPERATOR 5 >,
-    FUNCTION 1 brin_minmax_opcinfo(internal),
-    FUNCTION 2 brin_minmax_add_value(internal, internal, internal, internal),
-    FUNCTION 3 brin_minmax_consistent(internal, internal, internal),
-    FUNCTION 4 brin_minmax_union(internal, internal, internal);
+    FUNCTION 1 pg_catalog.brin_minmax_opcinfo(internal),
+    FUNCTION 2 pg_catalog.brin_minmax_add_value(internal, internal, internal, internal),
+    FUNCTION 3 pg_catalog.brin_minmax_consistent(internal, internal, internal),
+    FUNCTION 4 pg_catalog.brin_minmax_union(internal, internal, internal);
 
 -- min() and max(): with sortop, the planner answers them from the btree index.
 CREATE FUNCTION ulid_smaller(ulid, ulid) RETURNS ulid
@@ -225,27 +225,27 @@ COMMENT ON FUNCTION ulid_uuid_ge(ulid, uuid) IS 'implementation of >= for ulid a
 COMMENT ON FUNCTION ulid_uuid_cmp(ulid, uuid) IS 'btree comparison of ulid with uuid (byte order)';
 CREATE OPERATOR = (
     LEFTARG = ulid, RIGHTARG = uuid, FUNCTION = ulid_uuid_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
     LEFTARG = ulid, RIGHTARG = uuid, FUNCTION = ulid_uuid_ne,
-    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
 );
 CREATE OPERATOR < (
     LEFTARG = ulid, RIGHTARG = uuid, FUNCTION = ulid_uuid_lt,
-    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
 );
 CREATE OPERATOR <= (
     LEFTARG = ulid, RIGHTARG = uuid, FUNCTION = ulid_uuid_le,
-    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
 );
 CREATE OPERATOR > (
     LEFTARG = ulid, RIGHTARG = uuid, FUNCTION = ulid_uuid_gt,
-    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
 );
 CREATE OPERATOR >= (
     LEFTARG = ulid, RIGHTARG = uuid, FUNCTION = ulid_uuid_ge,
-    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
 );
 COMMENT ON OPERATOR = (ulid, uuid) IS 'equal';
 COMMENT ON OPERATOR <> (ulid, uuid) IS 'not equal';
@@ -276,27 +276,27 @@ COMMENT ON FUNCTION uuid_ulid_ge(uuid, ulid) IS 'implementation of >= for uuid a
 COMMENT ON FUNCTION uuid_ulid_cmp(uuid, ulid) IS 'btree comparison of uuid with ulid (byte order)';
 CREATE OPERATOR = (
     LEFTARG = uuid, RIGHTARG = ulid, FUNCTION = uuid_ulid_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
     LEFTARG = uuid, RIGHTARG = ulid, FUNCTION = uuid_ulid_ne,
-    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
 );
 CREATE OPERATOR < (
     LEFTARG = uuid, RIGHTARG = ulid, FUNCTION = uuid_ulid_lt,
-    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
 );
 CREATE OPERATOR <= (
     LEFTARG = uuid, RIGHTARG = ulid, FUNCTION = uuid_ulid_le,
-    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
 );
 CREATE OPERATOR > (
     LEFTARG = uuid, RIGHTARG = ulid, FUNCTION = uuid_ulid_gt,
-    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
 );
 CREATE OPERATOR >= (
     LEFTARG = uuid, RIGHTARG = ulid, FUNCTION = uuid_ulid_ge,
-    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
 );
 COMMENT ON OPERATOR = (uuid, ulid) IS 'equal';
 COMMENT ON OPERATOR <> (uuid, ulid) IS 'not equal';
@@ -318,19 +318,19 @@ ALTER OPERATOR FAMILY ulid_ops USING btree ADD
     OPERATOR 4 >= (uuid, ulid),
     OPERATOR 5 > (uuid, ulid),
     FUNCTION 1 (uuid, ulid) uuid_ulid_cmp(uuid, ulid),
-    OPERATOR 1 < (uuid, uuid),
-    OPERATOR 2 <= (uuid, uuid),
-    OPERATOR 3 = (uuid, uuid),
-    OPERATOR 4 >= (uuid, uuid),
-    OPERATOR 5 > (uuid, uuid),
-    FUNCTION 1 (uuid, uuid) uuid_cmp(uuid, uuid),
-    FUNCTION 2 (uuid, uuid) uuid_sortsupport(internal);
+    OPERATOR 1 pg_catalog.< (uuid, uuid),
+    OPERATOR 2 pg_catalog.<= (uuid, uuid),
+    OPERATOR 3 pg_catalog.= (uuid, uuid),
+    OPERATOR 4 pg_catalog.>= (uuid, uuid),
+    OPERATOR 5 pg_catalog.> (uuid, uuid),
+    FUNCTION 1 (uuid, uuid) pg_catalog.uuid_cmp(uuid, uuid),
+    FUNCTION 2 (uuid, uuid) pg_catalog.uuid_sortsupport(internal);
 ALTER OPERATOR FAMILY ulid_hash_ops USING hash ADD
     OPERATOR 1 = (ulid, uuid),
     OPERATOR 1 = (uuid, ulid),
-    OPERATOR 1 = (uuid, uuid),
-    FUNCTION 1 uuid_hash(uuid),
-    FUNCTION 2 uuid_hash_extended(uuid, int8);
+    OPERATOR 1 pg_catalog.= (uuid, uuid),
+    FUNCTION 1 pg_catalog.uuid_hash(uuid),
+    FUNCTION 2 pg_catalog.uuid_hash_extended(uuid, int8);
 ALTER OPERATOR FAMILY ulid_minmax_ops USING brin ADD
     OPERATOR 1 < (ulid, uuid),
     OPERATOR 2 <= (ulid, uuid),
@@ -403,27 +403,27 @@ COMMENT ON FUNCTION tsid_hash_extended(tsid, int8) IS 'seeded 64-bit hash of a t
 
 CREATE OPERATOR = (
     LEFTARG = tsid, RIGHTARG = tsid, FUNCTION = tsid_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
     LEFTARG = tsid, RIGHTARG = tsid, FUNCTION = tsid_ne,
-    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
 );
 CREATE OPERATOR < (
     LEFTARG = tsid, RIGHTARG = tsid, FUNCTION = tsid_lt,
-    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
 );
 CREATE OPERATOR <= (
     LEFTARG = tsid, RIGHTARG = tsid, FUNCTION = tsid_le,
-    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
 );
 CREATE OPERATOR > (
     LEFTARG = tsid, RIGHTARG = tsid, FUNCTION = tsid_gt,
-    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
 );
 CREATE OPERATOR >= (
     LEFTARG = tsid, RIGHTARG = tsid, FUNCTION = tsid_ge,
-    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
 );
 COMMENT ON FUNCTION tsid_eq(tsid, tsid) IS 'implementation of = for tsid (int8''s)';
 COMMENT ON FUNCTION tsid_ne(tsid, tsid) IS 'implementation of <> for tsid (int8''s)';
@@ -446,7 +446,7 @@ CREATE OPERATOR CLASS tsid_ops DEFAULT FOR TYPE tsid USING btree AS
     OPERATOR 5 >,
     FUNCTION 1 tsid_cmp(tsid, tsid),
     FUNCTION 2 tsid_sortsupport(internal),
-    FUNCTION 4 btequalimage(oid);
+    FUNCTION 4 pg_catalog.btequalimage(oid);
 
 CREATE OPERATOR CLASS tsid_hash_ops DEFAULT FOR TYPE tsid USING hash AS
     OPERATOR 1 =,
@@ -459,10 +459,10 @@ CREATE OPERATOR CLASS tsid_minmax_ops DEFAULT FOR TYPE tsid USING brin AS
     OPERATOR 3 =,
     OPERATOR 4 >=,
     OPERATOR 5 >,
-    FUNCTION 1 brin_minmax_opcinfo(internal),
-    FUNCTION 2 brin_minmax_add_value(internal, internal, internal, internal),
-    FUNCTION 3 brin_minmax_consistent(internal, internal, internal),
-    FUNCTION 4 brin_minmax_union(internal, internal, internal);
+    FUNCTION 1 pg_catalog.brin_minmax_opcinfo(internal),
+    FUNCTION 2 pg_catalog.brin_minmax_add_value(internal, internal, internal, internal),
+    FUNCTION 3 pg_catalog.brin_minmax_consistent(internal, internal, internal),
+    FUNCTION 4 pg_catalog.brin_minmax_union(internal, internal, internal);
 
 CREATE FUNCTION tsid_smaller(tsid, tsid) RETURNS tsid
     AS 'int8smaller' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
@@ -549,27 +549,27 @@ COMMENT ON FUNCTION tsid_int8_ge(tsid, int8) IS 'implementation of >= for tsid a
 COMMENT ON FUNCTION tsid_int8_cmp(tsid, int8) IS 'btree comparison of tsid with int8 (signed integer order)';
 CREATE OPERATOR = (
     LEFTARG = tsid, RIGHTARG = int8, FUNCTION = tsid_int8_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
     LEFTARG = tsid, RIGHTARG = int8, FUNCTION = tsid_int8_ne,
-    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
 );
 CREATE OPERATOR < (
     LEFTARG = tsid, RIGHTARG = int8, FUNCTION = tsid_int8_lt,
-    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
 );
 CREATE OPERATOR <= (
     LEFTARG = tsid, RIGHTARG = int8, FUNCTION = tsid_int8_le,
-    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
 );
 CREATE OPERATOR > (
     LEFTARG = tsid, RIGHTARG = int8, FUNCTION = tsid_int8_gt,
-    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
 );
 CREATE OPERATOR >= (
     LEFTARG = tsid, RIGHTARG = int8, FUNCTION = tsid_int8_ge,
-    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
 );
 COMMENT ON OPERATOR = (tsid, int8) IS 'equal';
 COMMENT ON OPERATOR <> (tsid, int8) IS 'not equal';
@@ -600,27 +600,27 @@ COMMENT ON FUNCTION int8_tsid_ge(int8, tsid) IS 'implementation of >= for int8 a
 COMMENT ON FUNCTION int8_tsid_cmp(int8, tsid) IS 'btree comparison of int8 with tsid (signed integer order)';
 CREATE OPERATOR = (
     LEFTARG = int8, RIGHTARG = tsid, FUNCTION = int8_tsid_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
     LEFTARG = int8, RIGHTARG = tsid, FUNCTION = int8_tsid_ne,
-    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
 );
 CREATE OPERATOR < (
     LEFTARG = int8, RIGHTARG = tsid, FUNCTION = int8_tsid_lt,
-    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
 );
 CREATE OPERATOR <= (
     LEFTARG = int8, RIGHTARG = tsid, FUNCTION = int8_tsid_le,
-    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
 );
 CREATE OPERATOR > (
     LEFTARG = int8, RIGHTARG = tsid, FUNCTION = int8_tsid_gt,
-    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
 );
 CREATE OPERATOR >= (
     LEFTARG = int8, RIGHTARG = tsid, FUNCTION = int8_tsid_ge,
-    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
 );
 COMMENT ON OPERATOR = (int8, tsid) IS 'equal';
 COMMENT ON OPERATOR <> (int8, tsid) IS 'not equal';
@@ -652,27 +652,27 @@ COMMENT ON FUNCTION tsid_int4_ge(tsid, int4) IS 'implementation of >= for tsid a
 COMMENT ON FUNCTION tsid_int4_cmp(tsid, int4) IS 'btree comparison of tsid with int4 (signed integer order)';
 CREATE OPERATOR = (
     LEFTARG = tsid, RIGHTARG = int4, FUNCTION = tsid_int4_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
     LEFTARG = tsid, RIGHTARG = int4, FUNCTION = tsid_int4_ne,
-    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
 );
 CREATE OPERATOR < (
     LEFTARG = tsid, RIGHTARG = int4, FUNCTION = tsid_int4_lt,
-    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
 );
 CREATE OPERATOR <= (
     LEFTARG = tsid, RIGHTARG = int4, FUNCTION = tsid_int4_le,
-    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
 );
 CREATE OPERATOR > (
     LEFTARG = tsid, RIGHTARG = int4, FUNCTION = tsid_int4_gt,
-    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
 );
 CREATE OPERATOR >= (
     LEFTARG = tsid, RIGHTARG = int4, FUNCTION = tsid_int4_ge,
-    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
 );
 COMMENT ON OPERATOR = (tsid, int4) IS 'equal';
 COMMENT ON OPERATOR <> (tsid, int4) IS 'not equal';
@@ -703,27 +703,27 @@ COMMENT ON FUNCTION int4_tsid_ge(int4, tsid) IS 'implementation of >= for int4 a
 COMMENT ON FUNCTION int4_tsid_cmp(int4, tsid) IS 'btree comparison of int4 with tsid (signed integer order)';
 CREATE OPERATOR = (
     LEFTARG = int4, RIGHTARG = tsid, FUNCTION = int4_tsid_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
     LEFTARG = int4, RIGHTARG = tsid, FUNCTION = int4_tsid_ne,
-    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
 );
 CREATE OPERATOR < (
     LEFTARG = int4, RIGHTARG = tsid, FUNCTION = int4_tsid_lt,
-    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
 );
 CREATE OPERATOR <= (
     LEFTARG = int4, RIGHTARG = tsid, FUNCTION = int4_tsid_le,
-    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
 );
 CREATE OPERATOR > (
     LEFTARG = int4, RIGHTARG = tsid, FUNCTION = int4_tsid_gt,
-    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
 );
 CREATE OPERATOR >= (
     LEFTARG = int4, RIGHTARG = tsid, FUNCTION = int4_tsid_ge,
-    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
 );
 COMMENT ON OPERATOR = (int4, tsid) IS 'equal';
 COMMENT ON OPERATOR <> (int4, tsid) IS 'not equal';
@@ -755,27 +755,27 @@ COMMENT ON FUNCTION tsid_int2_ge(tsid, int2) IS 'implementation of >= for tsid a
 COMMENT ON FUNCTION tsid_int2_cmp(tsid, int2) IS 'btree comparison of tsid with int2 (signed integer order)';
 CREATE OPERATOR = (
     LEFTARG = tsid, RIGHTARG = int2, FUNCTION = tsid_int2_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
     LEFTARG = tsid, RIGHTARG = int2, FUNCTION = tsid_int2_ne,
-    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
 );
 CREATE OPERATOR < (
     LEFTARG = tsid, RIGHTARG = int2, FUNCTION = tsid_int2_lt,
-    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
 );
 CREATE OPERATOR <= (
     LEFTARG = tsid, RIGHTARG = int2, FUNCTION = tsid_int2_le,
-    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
 );
 CREATE OPERATOR > (
     LEFTARG = tsid, RIGHTARG = int2, FUNCTION = tsid_int2_gt,
-    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
 );
 CREATE OPERATOR >= (
     LEFTARG = tsid, RIGHTARG = int2, FUNCTION = tsid_int2_ge,
-    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
 );
 COMMENT ON OPERATOR = (tsid, int2) IS 'equal';
 COMMENT ON OPERATOR <> (tsid, int2) IS 'not equal';
@@ -806,27 +806,27 @@ COMMENT ON FUNCTION int2_tsid_ge(int2, tsid) IS 'implementation of >= for int2 a
 COMMENT ON FUNCTION int2_tsid_cmp(int2, tsid) IS 'btree comparison of int2 with tsid (signed integer order)';
 CREATE OPERATOR = (
     LEFTARG = int2, RIGHTARG = tsid, FUNCTION = int2_tsid_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
     LEFTARG = int2, RIGHTARG = tsid, FUNCTION = int2_tsid_ne,
-    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
 );
 CREATE OPERATOR < (
     LEFTARG = int2, RIGHTARG = tsid, FUNCTION = int2_tsid_lt,
-    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
 );
 CREATE OPERATOR <= (
     LEFTARG = int2, RIGHTARG = tsid, FUNCTION = int2_tsid_le,
-    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
 );
 CREATE OPERATOR > (
     LEFTARG = int2, RIGHTARG = tsid, FUNCTION = int2_tsid_gt,
-    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
 );
 CREATE OPERATOR >= (
     LEFTARG = int2, RIGHTARG = tsid, FUNCTION = int2_tsid_ge,
-    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
 );
 COMMENT ON OPERATOR = (int2, tsid) IS 'equal';
 COMMENT ON OPERATOR <> (int2, tsid) IS 'not equal';
@@ -872,63 +872,63 @@ ALTER OPERATOR FAMILY tsid_ops USING btree ADD
     OPERATOR 4 >= (int2, tsid),
     OPERATOR 5 > (int2, tsid),
     FUNCTION 1 (int2, tsid) int2_tsid_cmp(int2, tsid),
-    OPERATOR 1 < (int8, int8),
-    OPERATOR 2 <= (int8, int8),
-    OPERATOR 3 = (int8, int8),
-    OPERATOR 4 >= (int8, int8),
-    OPERATOR 5 > (int8, int8),
-    FUNCTION 1 (int8, int8) btint8cmp(int8, int8),
-    FUNCTION 2 (int8, int8) btint8sortsupport(internal),
-    OPERATOR 1 < (int8, int4),
-    OPERATOR 2 <= (int8, int4),
-    OPERATOR 3 = (int8, int4),
-    OPERATOR 4 >= (int8, int4),
-    OPERATOR 5 > (int8, int4),
-    FUNCTION 1 (int8, int4) btint84cmp(int8, int4),
-    OPERATOR 1 < (int8, int2),
-    OPERATOR 2 <= (int8, int2),
-    OPERATOR 3 = (int8, int2),
-    OPERATOR 4 >= (int8, int2),
-    OPERATOR 5 > (int8, int2),
-    FUNCTION 1 (int8, int2) btint82cmp(int8, int2),
-    OPERATOR 1 < (int4, int8),
-    OPERATOR 2 <= (int4, int8),
-    OPERATOR 3 = (int4, int8),
-    OPERATOR 4 >= (int4, int8),
-    OPERATOR 5 > (int4, int8),
-    FUNCTION 1 (int4, int8) btint48cmp(int4, int8),
-    OPERATOR 1 < (int4, int4),
-    OPERATOR 2 <= (int4, int4),
-    OPERATOR 3 = (int4, int4),
-    OPERATOR 4 >= (int4, int4),
-    OPERATOR 5 > (int4, int4),
-    FUNCTION 1 (int4, int4) btint4cmp(int4, int4),
-    FUNCTION 2 (int4, int4) btint4sortsupport(internal),
-    OPERATOR 1 < (int4, int2),
-    OPERATOR 2 <= (int4, int2),
-    OPERATOR 3 = (int4, int2),
-    OPERATOR 4 >= (int4, int2),
-    OPERATOR 5 > (int4, int2),
-    FUNCTION 1 (int4, int2) btint42cmp(int4, int2),
-    OPERATOR 1 < (int2, int8),
-    OPERATOR 2 <= (int2, int8),
-    OPERATOR 3 = (int2, int8),
-    OPERATOR 4 >= (int2, int8),
-    OPERATOR 5 > (int2, int8),
-    FUNCTION 1 (int2, int8) btint28cmp(int2, int8),
-    OPERATOR 1 < (int2, int4),
-    OPERATOR 2 <= (int2, int4),
-    OPERATOR 3 = (int2, int4),
-    OPERATOR 4 >= (int2, int4),
-    OPERATOR 5 > (int2, int4),
-    FUNCTION 1 (int2, int4) btint24cmp(int2, int4),
-    OPERATOR 1 < (int2, int2),
-    OPERATOR 2 <= (int2, int2),
-    OPERATOR 3 = (int2, int2),
-    OPERATOR 4 >= (int2, int2),
-    OPERATOR 5 > (int2, int2),
-    FUNCTION 1 (int2, int2) btint2cmp(int2, int2),
-    FUNCTION 2 (int2, int2) btint2sortsupport(internal);
+    OPERATOR 1 pg_catalog.< (int8, int8),
+    OPERATOR 2 pg_catalog.<= (int8, int8),
+    OPERATOR 3 pg_catalog.= (int8, int8),
+    OPERATOR 4 pg_catalog.>= (int8, int8),
+    OPERATOR 5 pg_catalog.> (int8, int8),
+    FUNCTION 1 (int8, int8) pg_catalog.btint8cmp(int8, int8),
+    FUNCTION 2 (int8, int8) pg_catalog.btint8sortsupport(internal),
+    OPERATOR 1 pg_catalog.< (int8, int4),
+    OPERATOR 2 pg_catalog.<= (int8, int4),
+    OPERATOR 3 pg_catalog.= (int8, int4),
+    OPERATOR 4 pg_catalog.>= (int8, int4),
+    OPERATOR 5 pg_catalog.> (int8, int4),
+    FUNCTION 1 (int8, int4) pg_catalog.btint84cmp(int8, int4),
+    OPERATOR 1 pg_catalog.< (int8, int2),
+    OPERATOR 2 pg_catalog.<= (int8, int2),
+    OPERATOR 3 pg_catalog.= (int8, int2),
+    OPERATOR 4 pg_catalog.>= (int8, int2),
+    OPERATOR 5 pg_catalog.> (int8, int2),
+    FUNCTION 1 (int8, int2) pg_catalog.btint82cmp(int8, int2),
+    OPERATOR 1 pg_catalog.< (int4, int8),
+    OPERATOR 2 pg_catalog.<= (int4, int8),
+    OPERATOR 3 pg_catalog.= (int4, int8),
+    OPERATOR 4 pg_catalog.>= (int4, int8),
+    OPERATOR 5 pg_catalog.> (int4, int8),
+    FUNCTION 1 (int4, int8) pg_catalog.btint48cmp(int4, int8),
+    OPERATOR 1 pg_catalog.< (int4, int4),
+    OPERATOR 2 pg_catalog.<= (int4, int4),
+    OPERATOR 3 pg_catalog.= (int4, int4),
+    OPERATOR 4 pg_catalog.>= (int4, int4),
+    OPERATOR 5 pg_catalog.> (int4, int4),
+    FUNCTION 1 (int4, int4) pg_catalog.btint4cmp(int4, int4),
+    FUNCTION 2 (int4, int4) pg_catalog.btint4sortsupport(internal),
+    OPERATOR 1 pg_catalog.< (int4, int2),
+    OPERATOR 2 pg_catalog.<= (int4, int2),
+    OPERATOR 3 pg_catalog.= (int4, int2),
+    OPERATOR 4 pg_catalog.>= (int4, int2),
+    OPERATOR 5 pg_catalog.> (int4, int2),
+    FUNCTION 1 (int4, int2) pg_catalog.btint42cmp(int4, int2),
+    OPERATOR 1 pg_catalog.< (int2, int8),
+    OPERATOR 2 pg_catalog.<= (int2, int8),
+    OPERATOR 3 pg_catalog.= (int2, int8),
+    OPERATOR 4 pg_catalog.>= (int2, int8),
+    OPERATOR 5 pg_catalog.> (int2, int8),
+    FUNCTION 1 (int2, int8) pg_catalog.btint28cmp(int2, int8),
+    OPERATOR 1 pg_catalog.< (int2, int4),
+    OPERATOR 2 pg_catalog.<= (int2, int4),
+    OPERATOR 3 pg_catalog.= (int2, int4),
+    OPERATOR 4 pg_catalog.>= (int2, int4),
+    OPERATOR 5 pg_catalog.> (int2, int4),
+    FUNCTION 1 (int2, int4) pg_catalog.btint24cmp(int2, int4),
+    OPERATOR 1 pg_catalog.< (int2, int2),
+    OPERATOR 2 pg_catalog.<= (int2, int2),
+    OPERATOR 3 pg_catalog.= (int2, int2),
+    OPERATOR 4 pg_catalog.>= (int2, int2),
+    OPERATOR 5 pg_catalog.> (int2, int2),
+    FUNCTION 1 (int2, int2) pg_catalog.btint2cmp(int2, int2),
+    FUNCTION 2 (int2, int2) pg_catalog.btint2sortsupport(internal);
 ALTER OPERATOR FAMILY tsid_hash_ops USING hash ADD
     OPERATOR 1 = (tsid, int8),
     OPERATOR 1 = (int8, tsid),
@@ -936,21 +936,21 @@ ALTER OPERATOR FAMILY tsid_hash_ops USING hash ADD
     OPERATOR 1 = (int4, tsid),
     OPERATOR 1 = (tsid, int2),
     OPERATOR 1 = (int2, tsid),
-    OPERATOR 1 = (int8, int8),
-    OPERATOR 1 = (int8, int4),
-    OPERATOR 1 = (int8, int2),
-    OPERATOR 1 = (int4, int8),
-    OPERATOR 1 = (int4, int4),
-    OPERATOR 1 = (int4, int2),
-    OPERATOR 1 = (int2, int8),
-    OPERATOR 1 = (int2, int4),
-    OPERATOR 1 = (int2, int2),
-    FUNCTION 1 hashint8(int8),
-    FUNCTION 2 hashint8extended(int8, int8),
-    FUNCTION 1 hashint4(int4),
-    FUNCTION 2 hashint4extended(int4, int8),
-    FUNCTION 1 hashint2(int2),
-    FUNCTION 2 hashint2extended(int2, int8);
+    OPERATOR 1 pg_catalog.= (int8, int8),
+    OPERATOR 1 pg_catalog.= (int8, int4),
+    OPERATOR 1 pg_catalog.= (int8, int2),
+    OPERATOR 1 pg_catalog.= (int4, int8),
+    OPERATOR 1 pg_catalog.= (int4, int4),
+    OPERATOR 1 pg_catalog.= (int4, int2),
+    OPERATOR 1 pg_catalog.= (int2, int8),
+    OPERATOR 1 pg_catalog.= (int2, int4),
+    OPERATOR 1 pg_catalog.= (int2, int2),
+    FUNCTION 1 pg_catalog.hashint8(int8),
+    FUNCTION 2 pg_catalog.hashint8extended(int8, int8),
+    FUNCTION 1 pg_catalog.hashint4(int4),
+    FUNCTION 2 pg_catalog.hashint4extended(int4, int8),
+    FUNCTION 1 pg_catalog.hashint2(int2),
+    FUNCTION 2 pg_catalog.hashint2extended(int2, int8);
 ALTER OPERATOR FAMILY tsid_minmax_ops USING brin ADD
     OPERATOR 1 < (tsid, int8),
     OPERATOR 2 <= (tsid, int8),
@@ -1007,13 +1007,13 @@ CREATE FUNCTION uuid_extract_version(uuid) RETURNS int2
 -- script cannot use @extschema@; the creation schema is current_schema()).
 DO $$
 BEGIN
-  EXECUTE format('COMMENT ON FUNCTION %I.uuidv7() IS %L', current_schema(),
+  EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I.uuidv7() IS %L', pg_catalog.current_schema(),
     'new version-7 UUID (RFC 9562, as PostgreSQL 18): the same generator as generate_uuidv7(); on 18+ an unqualified uuidv7() is the core''s');
-  EXECUTE format('COMMENT ON FUNCTION %I.uuidv7(interval) IS %L', current_schema(),
+  EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I.uuidv7(interval) IS %L', pg_catalog.current_schema(),
     'new version-7 UUID shifted by the interval (as PostgreSQL 18): the same as generate_uuidv7(interval)');
-  EXECUTE format('COMMENT ON FUNCTION %I.uuid_extract_timestamp(uuid) IS %L', current_schema(),
+  EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I.uuid_extract_timestamp(uuid) IS %L', pg_catalog.current_schema(),
     'timestamp of a version 1 or 7 UUID of the RFC variant, else NULL (as PostgreSQL 17)');
-  EXECUTE format('COMMENT ON FUNCTION %I.uuid_extract_version(uuid) IS %L', current_schema(),
+  EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I.uuid_extract_version(uuid) IS %L', pg_catalog.current_schema(),
     'version of a UUID of the RFC variant, else NULL (as PostgreSQL 17)');
 END
 $$;

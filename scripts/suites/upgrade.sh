@@ -47,5 +47,54 @@ for upg_script in sql/ulid_tsid--*.sql; do
     upg_check "CREATE EXTENSION VERSION '$upg_from' then UPDATE" f
   fi
 done
+
+# A security fix may change a released script's text, never the objects it
+# creates. Each released script (install and upgrade) is installed a second
+# time from its text as released (the tree of $UPG_RELEASED_AT, where every
+# released script stands as it shipped) under the version name Xreleased, and
+# each version installed or updated that way must equal the same version from
+# the current text.
+UPG_RELEASED_AT=74905a6
+upg_ext="$("$PG_CONFIG" --sharedir)/extension"
+if git rev-parse -q --verify "$UPG_RELEASED_AT^{commit}" >/dev/null 2>&1; then
+  upg_orig=()
+  for upg_script in $(git ls-tree --name-only "$UPG_RELEASED_AT" sql/ | grep -E '^sql/ulid_tsid--.*\.sql$'); do
+    upg_name=$(basename "$upg_script" .sql); upg_name=${upg_name#ulid_tsid--}
+    upg_target="$upg_ext/ulid_tsid--$(echo "$upg_name" | sed -E 's/([0-9.]+)/\1released/g').sql"
+    git show "$UPG_RELEASED_AT:$upg_script" >"$upg_target" && upg_orig+=("$upg_target")
+  done
+  trap 'rm -f "${upg_orig[@]}"' EXIT
+  for upg_script in $(git ls-tree --name-only "$UPG_RELEASED_AT" sql/ | grep -E '^sql/ulid_tsid--[0-9.]+\.sql$'); do
+    upg_v=$(basename "$upg_script" .sql); upg_v=${upg_v#ulid_tsid--}
+    upg_tos=("$upg_v")
+    for upg_up in $(git ls-tree --name-only "$UPG_RELEASED_AT" sql/); do
+      case "$upg_up" in "sql/ulid_tsid--$upg_v--"*.sql) upg_up=${upg_up#sql/ulid_tsid--$upg_v--}; upg_tos+=("${upg_up%.sql}") ;; esac
+    done
+    for upg_to in "${upg_tos[@]}"; do
+      [ "$upg_to" = "$upg_current" ] && continue  # the upgrade to the current version is not released yet
+      upg_a="upg_text_${upg_v//./_}_${upg_to//./_}_now"; upg_b="upg_text_${upg_v//./_}_${upg_to//./_}_released"
+      psql -qX -c "CREATE DATABASE $upg_a" -c "CREATE DATABASE $upg_b" >/dev/null
+      if psql -qX -d "$upg_a" -v ON_ERROR_STOP=1 -c "CREATE EXTENSION ulid_tsid VERSION '$upg_v'" \
+           -c "ALTER EXTENSION ulid_tsid UPDATE TO '$upg_to'" >"$LOGS/upgrade_text_$upg_a.log" 2>&1 &&
+         psql -qX -d "$upg_b" -v ON_ERROR_STOP=1 -c "CREATE EXTENSION ulid_tsid VERSION '${upg_v}released'" \
+           -c "ALTER EXTENSION ulid_tsid UPDATE TO '${upg_to}released'" >"$LOGS/upgrade_text_$upg_b.log" 2>&1; then
+        upg_dump "$upg_a" >"$LOGS/$upg_a.sql"
+        upg_dump "$upg_b" | sed -E "s/'([0-9.]+)released'/'\1'/g" >"$LOGS/$upg_b.sql"
+        upg_label="$upg_v$([ "$upg_to" != "$upg_v" ] && echo " -> $upg_to"): today's script text creates what the released text created"
+        if diff -u "$LOGS/$upg_b.sql" "$LOGS/$upg_a.sql" >"$LOGS/$upg_a.diff"; then
+          upg_check "$upg_label" t
+        else
+          head -20 "$LOGS/$upg_a.diff"; upg_check "$upg_label (diff: $LOGS/$upg_a.diff)" f
+        fi
+      else
+        tail -3 "$LOGS/upgrade_text_$upg_a.log" "$LOGS/upgrade_text_$upg_b.log"
+        upg_check "$upg_v -> $upg_to from the released and today's texts" f
+      fi
+    done
+  done
+  rm -f "${upg_orig[@]}"; trap - EXIT
+else
+  echo "   (skipped: released texts need the git history of $UPG_RELEASED_AT; this checkout has none)"
+fi
 cluster_stop upgrade
 tally upgrade "$upg_pass" "$upg_fail"

@@ -76,14 +76,14 @@ Datum ulid_tsid_uuidv7_shifted(PG_FUNCTION_ARGS) {
   ts = DatumGetTimestampTz(
       DirectFunctionCall2(timestamptz_pl_interval, TimestampTzGetDatum(ts), PointerGetDatum(shift)));
   // PostgreSQL 18 does not check the result; we do: ERROR 22003 outside 1970..10889.
-  const int64 shifted_ms = unix_ms_from_timestamptz(ts, 0, static_cast<int64>(kMax48BitMs), "uuidv7");
+  const int64 shifted_ms = unix_ms_from_timestamptz(ts, 0, static_cast<int64>(kMax48BitMs), OutOfRange::kError, "uuidv7");
   const int64 shifted_us = ts + kUnixEpochInPgMicros;
   const auto sub_ms_ns = static_cast<std::uint32_t>((shifted_us - shifted_ms * 1000) * 1000 + now.sub_ms_ns % 1000);
   return uuid_from_tick(clock_tick<kUuidv7FractionBits>(static_cast<std::uint64_t>(shifted_ms), sub_ms_ns));
 }
 
-Datum uuidv7_lower_bound(PG_FUNCTION_ARGS) { return uuid_bound_of(fcinfo, uuidv7_bound, false, "uuidv7"); }
-Datum uuidv7_upper_bound(PG_FUNCTION_ARGS) { return uuid_bound_of(fcinfo, uuidv7_bound, true, "uuidv7"); }
+Datum uuidv7_lower_bound(PG_FUNCTION_ARGS) { return uuid_bound_of(fcinfo, uuidv7_bound, false, OutOfRange::kError, "uuidv7"); }
+Datum uuidv7_upper_bound(PG_FUNCTION_ARGS) { return uuid_bound_of(fcinfo, uuidv7_bound, true, OutOfRange::kError, "uuidv7"); }
 
 // PostgreSQL 17's uuid_extract_timestamp(): versions 1 and 7 of the RFC variant.
 Datum ulid_tsid_uuid_extract_timestamp(PG_FUNCTION_ARGS) {

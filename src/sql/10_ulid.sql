@@ -60,27 +60,27 @@ COMMENT ON FUNCTION ulid_hash_extended(ulid, int8) IS 'seeded 64-bit hash of a u
 
 CREATE OPERATOR = (
     LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
     LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_ne,
-    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
 );
 CREATE OPERATOR < (
     LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_lt,
-    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = ulid_tsid_scalarltsel, JOIN = pg_catalog.scalarltjoinsel
 );
 CREATE OPERATOR <= (
     LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_le,
-    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = ulid_tsid_scalarlesel, JOIN = pg_catalog.scalarlejoinsel
 );
 CREATE OPERATOR > (
     LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_gt,
-    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = ulid_tsid_scalargtsel, JOIN = pg_catalog.scalargtjoinsel
 );
 CREATE OPERATOR >= (
     LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_ge,
-    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = ulid_tsid_scalargesel, JOIN = pg_catalog.scalargejoinsel
 );
 COMMENT ON FUNCTION ulid_eq(ulid, ulid) IS 'implementation of = for ulid (uuid''s)';
 COMMENT ON FUNCTION ulid_ne(ulid, ulid) IS 'implementation of <> for ulid (uuid''s)';
@@ -103,7 +103,7 @@ CREATE OPERATOR CLASS ulid_ops DEFAULT FOR TYPE ulid USING btree AS
     OPERATOR 5 >,
     FUNCTION 1 ulid_cmp(ulid, ulid),
     FUNCTION 2 ulid_sortsupport(internal),
-    FUNCTION 4 btequalimage(oid);
+    FUNCTION 4 pg_catalog.btequalimage(oid);
 
 CREATE OPERATOR CLASS ulid_hash_ops DEFAULT FOR TYPE ulid USING hash AS
     OPERATOR 1 =,
@@ -116,10 +116,10 @@ CREATE OPERATOR CLASS ulid_minmax_ops DEFAULT FOR TYPE ulid USING brin AS
     OPERATOR 3 =,
     OPERATOR 4 >=,
     OPERATOR 5 >,
-    FUNCTION 1 brin_minmax_opcinfo(internal),
-    FUNCTION 2 brin_minmax_add_value(internal, internal, internal, internal),
-    FUNCTION 3 brin_minmax_consistent(internal, internal, internal),
-    FUNCTION 4 brin_minmax_union(internal, internal, internal);
+    FUNCTION 1 pg_catalog.brin_minmax_opcinfo(internal),
+    FUNCTION 2 pg_catalog.brin_minmax_add_value(internal, internal, internal, internal),
+    FUNCTION 3 pg_catalog.brin_minmax_consistent(internal, internal, internal),
+    FUNCTION 4 pg_catalog.brin_minmax_union(internal, internal, internal);
 
 -- min() and max(): with sortop, the planner answers them from the btree index.
 CREATE FUNCTION ulid_smaller(ulid, ulid) RETURNS ulid
@@ -138,7 +138,7 @@ COMMENT ON AGGREGATE min(ulid) IS 'smallest (oldest) ulid';
 COMMENT ON AGGREGATE max(ulid) IS 'largest (newest) ulid';
 
 -- Timestamps.
-CREATE FUNCTION ulid_timestamp(ulid) RETURNS timestamptz
+CREATE FUNCTION ulid_timestamp(ulid) RETURNS timestamptz SUPPORT ulid_tsid_time_support
     AS 'MODULE_PATHNAME', 'ulid_timestamp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION ulid_lower_bound(timestamptz) RETURNS ulid
     AS 'MODULE_PATHNAME', 'ulid_lower_bound' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

@@ -32,27 +32,27 @@ COMMENT ON FUNCTION ulid_uuid_ge(ulid, uuid) IS 'implementation of >= for ulid a
 COMMENT ON FUNCTION ulid_uuid_cmp(ulid, uuid) IS 'btree comparison of ulid with uuid (byte order)';
 CREATE OPERATOR = (
     LEFTARG = ulid, RIGHTARG = uuid, FUNCTION = ulid_uuid_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
     LEFTARG = ulid, RIGHTARG = uuid, FUNCTION = ulid_uuid_ne,
-    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
 );
 CREATE OPERATOR < (
     LEFTARG = ulid, RIGHTARG = uuid, FUNCTION = ulid_uuid_lt,
-    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = ulid_tsid_scalarltsel, JOIN = pg_catalog.scalarltjoinsel
 );
 CREATE OPERATOR <= (
     LEFTARG = ulid, RIGHTARG = uuid, FUNCTION = ulid_uuid_le,
-    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = ulid_tsid_scalarlesel, JOIN = pg_catalog.scalarlejoinsel
 );
 CREATE OPERATOR > (
     LEFTARG = ulid, RIGHTARG = uuid, FUNCTION = ulid_uuid_gt,
-    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = ulid_tsid_scalargtsel, JOIN = pg_catalog.scalargtjoinsel
 );
 CREATE OPERATOR >= (
     LEFTARG = ulid, RIGHTARG = uuid, FUNCTION = ulid_uuid_ge,
-    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = ulid_tsid_scalargesel, JOIN = pg_catalog.scalargejoinsel
 );
 COMMENT ON OPERATOR = (ulid, uuid) IS 'equal';
 COMMENT ON OPERATOR <> (ulid, uuid) IS 'not equal';
@@ -83,27 +83,27 @@ COMMENT ON FUNCTION uuid_ulid_ge(uuid, ulid) IS 'implementation of >= for uuid a
 COMMENT ON FUNCTION uuid_ulid_cmp(uuid, ulid) IS 'btree comparison of uuid with ulid (byte order)';
 CREATE OPERATOR = (
     LEFTARG = uuid, RIGHTARG = ulid, FUNCTION = uuid_ulid_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
     LEFTARG = uuid, RIGHTARG = ulid, FUNCTION = uuid_ulid_ne,
-    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
 );
 CREATE OPERATOR < (
     LEFTARG = uuid, RIGHTARG = ulid, FUNCTION = uuid_ulid_lt,
-    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = ulid_tsid_scalarltsel, JOIN = pg_catalog.scalarltjoinsel
 );
 CREATE OPERATOR <= (
     LEFTARG = uuid, RIGHTARG = ulid, FUNCTION = uuid_ulid_le,
-    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = ulid_tsid_scalarlesel, JOIN = pg_catalog.scalarlejoinsel
 );
 CREATE OPERATOR > (
     LEFTARG = uuid, RIGHTARG = ulid, FUNCTION = uuid_ulid_gt,
-    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = ulid_tsid_scalargtsel, JOIN = pg_catalog.scalargtjoinsel
 );
 CREATE OPERATOR >= (
     LEFTARG = uuid, RIGHTARG = ulid, FUNCTION = uuid_ulid_ge,
-    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = ulid_tsid_scalargesel, JOIN = pg_catalog.scalargejoinsel
 );
 COMMENT ON OPERATOR = (uuid, ulid) IS 'equal';
 COMMENT ON OPERATOR <> (uuid, ulid) IS 'not equal';
@@ -125,19 +125,19 @@ ALTER OPERATOR FAMILY ulid_ops USING btree ADD
     OPERATOR 4 >= (uuid, ulid),
     OPERATOR 5 > (uuid, ulid),
     FUNCTION 1 (uuid, ulid) uuid_ulid_cmp(uuid, ulid),
-    OPERATOR 1 < (uuid, uuid),
-    OPERATOR 2 <= (uuid, uuid),
-    OPERATOR 3 = (uuid, uuid),
-    OPERATOR 4 >= (uuid, uuid),
-    OPERATOR 5 > (uuid, uuid),
-    FUNCTION 1 (uuid, uuid) uuid_cmp(uuid, uuid),
-    FUNCTION 2 (uuid, uuid) uuid_sortsupport(internal);
+    OPERATOR 1 pg_catalog.< (uuid, uuid),
+    OPERATOR 2 pg_catalog.<= (uuid, uuid),
+    OPERATOR 3 pg_catalog.= (uuid, uuid),
+    OPERATOR 4 pg_catalog.>= (uuid, uuid),
+    OPERATOR 5 pg_catalog.> (uuid, uuid),
+    FUNCTION 1 (uuid, uuid) pg_catalog.uuid_cmp(uuid, uuid),
+    FUNCTION 2 (uuid, uuid) pg_catalog.uuid_sortsupport(internal);
 ALTER OPERATOR FAMILY ulid_hash_ops USING hash ADD
     OPERATOR 1 = (ulid, uuid),
     OPERATOR 1 = (uuid, ulid),
-    OPERATOR 1 = (uuid, uuid),
-    FUNCTION 1 uuid_hash(uuid),
-    FUNCTION 2 uuid_hash_extended(uuid, int8);
+    OPERATOR 1 pg_catalog.= (uuid, uuid),
+    FUNCTION 1 pg_catalog.uuid_hash(uuid),
+    FUNCTION 2 pg_catalog.uuid_hash_extended(uuid, int8);
 ALTER OPERATOR FAMILY ulid_minmax_ops USING brin ADD
     OPERATOR 1 < (ulid, uuid),
     OPERATOR 2 <= (ulid, uuid),

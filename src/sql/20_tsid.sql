@@ -57,27 +57,27 @@ COMMENT ON FUNCTION tsid_hash_extended(tsid, int8) IS 'seeded 64-bit hash of a t
 
 CREATE OPERATOR = (
     LEFTARG = tsid, RIGHTARG = tsid, FUNCTION = tsid_eq,
-    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = pg_catalog.eqsel, JOIN = pg_catalog.eqjoinsel, HASHES, MERGES
 );
 CREATE OPERATOR <> (
     LEFTARG = tsid, RIGHTARG = tsid, FUNCTION = tsid_ne,
-    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = pg_catalog.neqsel, JOIN = pg_catalog.neqjoinsel
 );
 CREATE OPERATOR < (
     LEFTARG = tsid, RIGHTARG = tsid, FUNCTION = tsid_lt,
-    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = ulid_tsid_scalarltsel, JOIN = pg_catalog.scalarltjoinsel
 );
 CREATE OPERATOR <= (
     LEFTARG = tsid, RIGHTARG = tsid, FUNCTION = tsid_le,
-    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = ulid_tsid_scalarlesel, JOIN = pg_catalog.scalarlejoinsel
 );
 CREATE OPERATOR > (
     LEFTARG = tsid, RIGHTARG = tsid, FUNCTION = tsid_gt,
-    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = ulid_tsid_scalargtsel, JOIN = pg_catalog.scalargtjoinsel
 );
 CREATE OPERATOR >= (
     LEFTARG = tsid, RIGHTARG = tsid, FUNCTION = tsid_ge,
-    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = ulid_tsid_scalargesel, JOIN = pg_catalog.scalargejoinsel
 );
 COMMENT ON FUNCTION tsid_eq(tsid, tsid) IS 'implementation of = for tsid (int8''s)';
 COMMENT ON FUNCTION tsid_ne(tsid, tsid) IS 'implementation of <> for tsid (int8''s)';
@@ -100,7 +100,7 @@ CREATE OPERATOR CLASS tsid_ops DEFAULT FOR TYPE tsid USING btree AS
     OPERATOR 5 >,
     FUNCTION 1 tsid_cmp(tsid, tsid),
     FUNCTION 2 tsid_sortsupport(internal),
-    FUNCTION 4 btequalimage(oid);
+    FUNCTION 4 pg_catalog.btequalimage(oid);
 
 CREATE OPERATOR CLASS tsid_hash_ops DEFAULT FOR TYPE tsid USING hash AS
     OPERATOR 1 =,
@@ -113,10 +113,10 @@ CREATE OPERATOR CLASS tsid_minmax_ops DEFAULT FOR TYPE tsid USING brin AS
     OPERATOR 3 =,
     OPERATOR 4 >=,
     OPERATOR 5 >,
-    FUNCTION 1 brin_minmax_opcinfo(internal),
-    FUNCTION 2 brin_minmax_add_value(internal, internal, internal, internal),
-    FUNCTION 3 brin_minmax_consistent(internal, internal, internal),
-    FUNCTION 4 brin_minmax_union(internal, internal, internal);
+    FUNCTION 1 pg_catalog.brin_minmax_opcinfo(internal),
+    FUNCTION 2 pg_catalog.brin_minmax_add_value(internal, internal, internal, internal),
+    FUNCTION 3 pg_catalog.brin_minmax_consistent(internal, internal, internal),
+    FUNCTION 4 pg_catalog.brin_minmax_union(internal, internal, internal);
 
 CREATE FUNCTION tsid_smaller(tsid, tsid) RETURNS tsid
     AS 'int8smaller' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
@@ -134,7 +134,7 @@ COMMENT ON AGGREGATE min(tsid) IS 'smallest (oldest) tsid';
 COMMENT ON AGGREGATE max(tsid) IS 'largest (newest) tsid';
 
 -- Taking a TSID apart.
-CREATE FUNCTION tsid_timestamp(tsid) RETURNS timestamptz
+CREATE FUNCTION tsid_timestamp(tsid) RETURNS timestamptz SUPPORT ulid_tsid_time_support
     AS 'MODULE_PATHNAME', 'tsid_timestamp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION tsid_lower_bound(timestamptz) RETURNS tsid
     AS 'MODULE_PATHNAME', 'tsid_lower_bound' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

@@ -29,15 +29,17 @@ CREATE FUNCTION uuid_extract_version(uuid) RETURNS int2
 -- COMMENT finds a function through the search path, where pg_catalog comes
 -- first: name ours with their schema (this extension is relocatable, so the
 -- script cannot use @extschema@; the creation schema is current_schema()).
+-- The block runs as the bootstrap superuser: every call in it is qualified
+-- (an unqualified format() matched a planted format(text, name, text)).
 DO $$
 BEGIN
-  EXECUTE format('COMMENT ON FUNCTION %I.uuidv7() IS %L', current_schema(),
+  EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I.uuidv7() IS %L', pg_catalog.current_schema(),
     'new version-7 UUID (RFC 9562, as PostgreSQL 18): the same generator as generate_uuidv7(); on 18+ an unqualified uuidv7() is the core''s');
-  EXECUTE format('COMMENT ON FUNCTION %I.uuidv7(interval) IS %L', current_schema(),
+  EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I.uuidv7(interval) IS %L', pg_catalog.current_schema(),
     'new version-7 UUID shifted by the interval (as PostgreSQL 18): the same as generate_uuidv7(interval)');
-  EXECUTE format('COMMENT ON FUNCTION %I.uuid_extract_timestamp(uuid) IS %L', current_schema(),
+  EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I.uuid_extract_timestamp(uuid) IS %L', pg_catalog.current_schema(),
     'timestamp of a version 1 or 7 UUID of the RFC variant, else NULL (as PostgreSQL 17)');
-  EXECUTE format('COMMENT ON FUNCTION %I.uuid_extract_version(uuid) IS %L', current_schema(),
+  EXECUTE pg_catalog.format('COMMENT ON FUNCTION %I.uuid_extract_version(uuid) IS %L', pg_catalog.current_schema(),
     'version of a UUID of the RFC variant, else NULL (as PostgreSQL 17)');
 END
 $$;
