@@ -6,7 +6,8 @@
 # The clock is set with libfaketime (Debian's faketime package): each restart
 # sets it back to where the previous keys began, and once three hours back; a
 # streaming standby runs behind the primary's clock and is promoted; a pg_dump
-# is restored into a new cluster whose clock is an hour behind. Every round
+# is restored into a new cluster whose clock is an hour behind, and the server
+# is upgraded with pg_upgrade (to the same major) and started an hour behind. Every round
 # inserts keys of all four generators (generate_tsid, generate_ulid,
 # generate_ulid_monotonic, generate_uuidv7) from several sessions in turn, and
 # for each generator counts duplicates and new values at or below the largest
@@ -184,6 +185,28 @@ for my $preload (0, 1)
 	check_round($restored, $round, "$mode, pg_dump restored into a new cluster with its clock an hour behind");
 	$restored->stop;
 	$node->stop;
+
+	# --- pg_upgrade (to the same major here; test/t/cross runs 13 -> 18) ------
+	# The mark's sequences come across as files; the upgraded server, a new
+	# lifetime with its clock an hour behind, starts above them.
+	my $upgraded = PostgreSQL::Test::Cluster->new("upgraded_$preload");
+	$upgraded->init;
+	$upgraded->append_conf('postgresql.conf', $conf);
+	$upgraded->append_conf('postgresql.conf', "shared_preload_libraries = 'ulid_tsid'") if $preload;
+	my $bindir = `pg_config --bindir`;
+	chomp $bindir;
+	my $work = PostgreSQL::Test::Utils::tempdir;
+	my ($uout, $uerr) = ('', '');
+	my $upgrade_ok = IPC::Run::run(
+		[ 'pg_upgrade', '-b', $bindir, '-B', $bindir, '-d', $node->data_dir, '-D', $upgraded->data_dir,
+		  '-p', $node->port, '-P', $upgraded->port, '-s', $work ],
+		'>', \$uout, '2>', \$uerr, init => sub { chdir $work or die "chdir $work: $!" });
+	ok($upgrade_ok, "$mode: pg_upgrade") or diag("$uout\n$uerr");
+	start_with_clock($upgraded, -3600);
+	$round++;
+	generate_round($upgraded, $round);
+	check_round($upgraded, $round, "$mode, after pg_upgrade, clock an hour behind");
+	$upgraded->stop;
 
 	# --- A streaming standby with its clock behind, promoted -------------------
 	my $primary = new_node("primary_$preload",
