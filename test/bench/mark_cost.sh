@@ -9,7 +9,7 @@
 # the per-round differences, per generator, without and with preload.
 #
 # Environment: ROUNDS=25 FSYNC=on MODES="plain preload" OUT_DIR=test/bench/results
-#              PORT_BASE=55462 NAME_PREFIX=bench_mark PG_CONFIG=pg_config
+#              PORT_BASE=55462 (uses PORT_BASE, PORT_BASE+1) NAME_PREFIX=bench_mark PG_CONFIG=pg_config
 # Output: a table on the terminal, $OUT_DIR/mark_cost.csv and .md.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"   # HERE, ROOT, clusters, PATH, TMP, STARTED
