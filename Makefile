@@ -21,7 +21,7 @@ SQL_SOURCES = $(sort $(wildcard src/sql/*.sql src/sql/*.sql.in))
 
 # pg_regress suites, by topic, in run order (scripts/suites/regress.sh checks that
 # every sql/*.sql test file is listed here and has its expected output).
-REGRESS = install ulid_io ulid_casts ulid_ops ulid_generate tsid_io tsid_ops tsid_generate uuidv7 public_ids partitions hostile_input soft_errors security cross_types comments planner planner_estimates
+REGRESS = install ulid_io ulid_casts ulid_ops ulid_generate tsid_io tsid_ops tsid_generate uuidv7 public_ids partitions hostile_input soft_errors security cross_types comments planner planner_estimates mark
 
 PG_CXXFLAGS = -std=c++17 -fno-exceptions -fno-rtti -Wall -Wextra -Wno-unused-parameter \
               -Wno-missing-field-initializers -Wno-register $(EXTRA_CXXFLAGS)

@@ -7,7 +7,7 @@ PACKAGES=(
   make g++ clang clang-14 libclang-rt-14-dev llvm-14 pkg-config
   postgresql-15 postgresql-server-dev-15 postgresql-contrib
   libsodium-dev libgtest-dev libbenchmark-dev
-  libipc-run-perl gnuplot-nox bc
+  libipc-run-perl gnuplot-nox bc faketime valgrind
   bison flex libreadline-dev zlib1g-dev libssl-dev dpkg-dev xz-utils bzip2 gzip
   ca-certificates debian-archive-keyring gpgv util-linux debootstrap
   debhelper postgresql-server-dev-all lintian pgxnclient zip unzip git python3

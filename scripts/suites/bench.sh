@@ -86,4 +86,12 @@ bench_check "parallel_minmax.sh exit status (see $LOGS/bench-minmax.log)" test $
 bench_check "parallel_minmax.csv has 4 timed rows" awk -F, 'NR > 1 && $4 ~ /^[0-9.]+$/ && $4 > 0 { n++ }
   END { exit !(n == 4) }' "$bench_out/parallel_minmax.csv"
 
+# The persisted mark's reservation step: a few rounds, one row per generator
+# and mode, each reservation slower than the covered call after it.
+ROUNDS=3 OUT_DIR="$bench_out" PORT_BASE=55464 NAME_PREFIX=smoke_mark \
+  timeout 300 bash test/bench/mark_cost.sh >"$LOGS/bench-mark.log" 2>&1
+bench_check "mark_cost.sh exit status (see $LOGS/bench-mark.log)" test $? -eq 0
+bench_check "mark_cost.csv has 8 rows, each reservation above its covered call" awk -F, \
+  'NR > 1 && $4 ~ /^[0-9.]+$/ && $4 > $7 { n++ } END { exit !(n == 8) }' "$bench_out/mark_cost.csv"
+
 tally bench "$bench_pass" "$bench_fail"

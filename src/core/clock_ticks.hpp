@@ -36,6 +36,14 @@ class ClockTickGenerator {
  public:
   TickSequence& ticks() noexcept { return ticks_; }
 
+  // Makes every later tick fall after Unix millisecond `ms` (the floor of a
+  // persisted mark); a negative `ms` (no mark) changes nothing.
+  void start_above_ms(std::int64_t ms) noexcept {
+    if (ms < 0) return;
+    const std::uint64_t capped = static_cast<std::uint64_t>(ms) > kMax48BitMs ? kMax48BitMs : static_cast<std::uint64_t>(ms);
+    ticks_.raise_to((capped << kFractionBits) | ((std::uint64_t{1} << kFractionBits) - 1));
+  }
+
   // The next tick at a clock reading of `ms` and a fraction already in ticks:
   // the clock's tick when it is ahead of the last one, else the last plus one.
   GenerateStatus next_tick(std::int64_t ms, std::uint64_t fraction, std::uint64_t* tick) noexcept {

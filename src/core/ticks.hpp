@@ -31,6 +31,18 @@ class TickSequence {
   // Sets where a per-process sequence resumes (no effect on shared ticks).
   void resume_after(std::uint64_t last) noexcept { local_ = last; }
 
+  // Makes every later claim greater than `floor`: the last tick becomes at
+  // least `floor` (per process, or in the shared atomic, never lowering it).
+  void raise_to(std::uint64_t floor) noexcept {
+    if (shared_ == nullptr) {
+      if (local_ < floor) local_ = floor;
+      return;
+    }
+    std::uint64_t last = shared_->load(std::memory_order_relaxed);
+    while (last < floor && !shared_->compare_exchange_weak(last, floor, std::memory_order_relaxed)) {
+    }
+  }
+
   // Moves the sequence from its last tick to the tick `successor` gives, which
   // must be greater; `successor(last, &next)` may refuse by returning false
   // (no greater tick is left), and then nothing is stored and this returns false.

@@ -25,6 +25,16 @@ class TsidGenerator {
   // uses this up: a clock reading out of range leaves it armed.
   void start_after_first_millisecond() noexcept { start_pending_ = true; }
 
+  // Makes every later value fall after Unix millisecond `unix_ms` (the floor of
+  // a persisted mark): the next one is the first of the millisecond after it,
+  // unless the clock is further on. Before the TSID epoch it changes nothing.
+  void start_above_ms(std::int64_t unix_ms) noexcept {
+    if (unix_ms < kTsidEpochUnixMs) return;
+    std::uint64_t ms = static_cast<std::uint64_t>(unix_ms - kTsidEpochUnixMs);
+    if (ms > kTsidMaxMs) ms = kTsidMaxMs;
+    ticks_.raise_to(tsid_bound(ms, true));
+  }
+
   // `sub_ms_ns`: how far into its millisecond the clock is (0..999,999).
   GenerateStatus next(std::int64_t now_unix_ms, const TsidLayout& layout, std::uint64_t* out,
                       std::uint32_t sub_ms_ns = 0) noexcept {

@@ -26,6 +26,9 @@ class UlidGenerator {
  public:
   TickSequence& ticks() noexcept { return clock_ticks_.ticks(); }
 
+  // Every later value falls after Unix millisecond `ms` (see ClockTickGenerator).
+  void start_above_ms(std::int64_t ms) noexcept { clock_ticks_.start_above_ms(ms); }
+
   GenerateStatus next(std::int64_t now_ms, std::uint16_t fraction, const std::uint8_t random[kUlidTailBytes],
                       std::uint8_t out[16]) noexcept {
     std::uint64_t high = 0;
@@ -34,12 +37,15 @@ class UlidGenerator {
     return status;
   }
 
-  // next() at a Unix-ns clock reading.
+  // next() at a Unix-ns clock reading; `value_ms` (if given) gets the value's millisecond.
   GenerateStatus next_at(std::int64_t now_unix_ns, const std::uint8_t random[kUlidTailBytes],
-                         std::uint8_t out[16]) noexcept {
+                         std::uint8_t out[16], std::int64_t* value_ms = nullptr) noexcept {
     std::uint64_t high = 0;
     const GenerateStatus status = clock_ticks_.next_tick_at(now_unix_ns, &high);
-    if (status == GenerateStatus::kOk) ulid_store(high, load_be(random), out);
+    if (status == GenerateStatus::kOk) {
+      ulid_store(high, load_be(random), out);
+      if (value_ms != nullptr) *value_ms = static_cast<std::int64_t>(high >> kUlidFractionBits);
+    }
     return status;
   }
 
@@ -51,23 +57,36 @@ class UlidGenerator {
 // millisecond draws 80 fresh random bits; the same millisecond (or a clock that
 // went back) takes the previous value plus one; when that would overflow the 80
 // bits it fails rather than wrap.
+//
+// A floor (start_above_ms(), from a persisted mark) makes a clock reading at or
+// below it read as the millisecond after it: values continue from there, by
+// the same +1 within that millisecond, until the clock passes it.
 class UlidMonotonicGenerator {
  public:
+  void start_above_ms(std::int64_t ms) noexcept {
+    if (ms > floor_ms_) floor_ms_ = ms;
+  }
+
   // Whether next(now_ms, ...) will read its random bytes: only a new
   // millisecond does, so a caller can skip drawing them within one.
   bool needs_random(std::int64_t now_ms) const noexcept {
-    return !has_last_ || now_ms < 0 || static_cast<std::uint64_t>(now_ms) > ulid_time_ms(last_);
+    now_ms = effective_ms(now_ms);
+    return !has_last_ || now_ms < 0 || now_ms > last_ms_;
   }
 
   GenerateStatus next(std::int64_t now_ms, const std::uint8_t random[kUlidRandomBytes],
                       std::uint8_t out[16]) noexcept {
+    if (now_ms >= 0 && now_ms <= floor_ms_ && static_cast<std::uint64_t>(floor_ms_) >= kMax48BitMs) {
+      return GenerateStatus::kExhausted;
+    }
+    now_ms = effective_ms(now_ms);
     if (now_ms < 0 || static_cast<std::uint64_t>(now_ms) > kMax48BitMs) {
       return GenerateStatus::kClockOutOfRange;
     }
-    const auto ms = static_cast<std::uint64_t>(now_ms);
-    if (!has_last_ || ms > ulid_time_ms(last_)) {
-      ulid_bound(ms, false, last_);
+    if (!has_last_ || now_ms > last_ms_) {
+      ulid_bound(static_cast<std::uint64_t>(now_ms), false, last_);
       for (int i = 0; i < kUlidRandomBytes; ++i) last_[6 + i] = random[i];
+      last_ms_ = now_ms;
       has_last_ = true;
     } else if (!ulid_increment_random(last_)) {
       return GenerateStatus::kExhausted;
@@ -76,7 +95,17 @@ class UlidMonotonicGenerator {
     return GenerateStatus::kOk;
   }
 
+  // The millisecond of the last value (-1 before the first): the one in its bytes.
+  std::int64_t last_ms() const noexcept { return last_ms_; }
+
  private:
+  // The clock reading, or the millisecond after the floor when it is not past it.
+  std::int64_t effective_ms(std::int64_t now_ms) const noexcept {
+    return now_ms < 0 || now_ms > floor_ms_ ? now_ms : floor_ms_ + 1;
+  }
+
+  std::int64_t floor_ms_ = -1;
+  std::int64_t last_ms_ = -1;  // ulid_time_ms(last_), kept apart: cheaper than reading the bytes
   bool has_last_ = false;
   std::uint8_t last_[16] = {};
 };

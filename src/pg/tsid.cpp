@@ -7,6 +7,7 @@
 #include "../core/crockford.hpp"
 #include "../core/tsid.hpp"
 #include "errors.hpp"
+#include "mark.hpp"
 #include "process_state.hpp"
 #include "settings.hpp"
 #include "timestamps.hpp"
@@ -187,16 +188,19 @@ Datum tsid_counter(PG_FUNCTION_ARGS) {
 // A new tsid; never a duplicate within the cluster (see README: Guarantees).
 Datum generate_tsid(PG_FUNCTION_ARGS) {
   ProcessState& state = process_state();
-  const TsidLayout layout = current_layout(state.tsid.ticks().shared());
+  mark_prepare(fcinfo, state);
+  const bool shared = state.tsid.ticks().shared();
+  const TsidLayout layout = current_layout(shared);
   const std::int64_t now_ns = realtime_ns();
   std::uint64_t value = 0;
   const GenerateStatus status = state.tsid.next_at(now_ns, layout, &value);
   if (unlikely(status != GenerateStatus::kOk)) report_generate_failure("generate_tsid", status);
   std::int64_t now_ms = split_ns(now_ns).ms;
+  const std::int64_t value_ms = tsid_unix_ms(value);
+  mark_cover(value_ms, now_ms, !shared);
   // A used-up millisecond moved the value ahead of the clock: wait for the clock,
   // so no value is ever ahead of it when its backend exits and a new backend
   // takes over the slot.
-  const std::int64_t value_ms = tsid_unix_ms(value);
   if (unlikely(value_ms > now_ms) && static_cast<std::uint64_t>(value_ms - now_ms) <= kMaxWaitMs) {
     while (now_ms < value_ms) now_ms = realtime_ns() / 1000000;
   }

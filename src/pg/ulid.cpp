@@ -7,6 +7,7 @@
 #include "../core/clock.hpp"
 #include "../core/ulid.hpp"
 #include "errors.hpp"
+#include "mark.hpp"
 #include "process_state.hpp"
 #include "timestamps.hpp"
 
@@ -97,11 +98,15 @@ Datum ulid_larger(PG_FUNCTION_ARGS) {
 // within a millisecond in clock order across backends too.
 Datum generate_ulid(PG_FUNCTION_ARGS) {
   ProcessState& state = process_state();
+  mark_prepare(fcinfo, state);
   std::uint8_t random[kUlidTailBytes];
   draw_random(random, sizeof random);
   pg_uuid_t* out = palloc_uuid();
-  const GenerateStatus status = state.ulid.next_at(realtime_ns(), random, out->data);
+  const std::int64_t now_ns = realtime_ns();
+  std::int64_t value_ms = 0;
+  const GenerateStatus status = state.ulid.next_at(now_ns, random, out->data, &value_ms);
   if (unlikely(status != GenerateStatus::kOk)) report_generate_failure("generate_ulid", status);
+  mark_cover_at(value_ms, now_ns);
   PG_RETURN_UUID_P(out);
 }
 
@@ -109,6 +114,7 @@ Datum generate_ulid(PG_FUNCTION_ARGS) {
 // a millisecond); an ERROR rather than a wrap when the 80 bits run out.
 Datum generate_ulid_monotonic(PG_FUNCTION_ARGS) {
   ProcessState& state = process_state();
+  mark_prepare(fcinfo, state);
   const std::int64_t now_ms = split_ns(realtime_ns()).ms;
   std::uint8_t random[kUlidRandomBytes] = {};
   if (state.ulid_monotonic.needs_random(now_ms)) draw_random(random, sizeof random);
@@ -116,5 +122,6 @@ Datum generate_ulid_monotonic(PG_FUNCTION_ARGS) {
   const GenerateStatus status = state.ulid_monotonic.next(now_ms, random, out->data);
   if (unlikely(status == GenerateStatus::kExhausted)) report_monotonic_overflow();
   if (unlikely(status != GenerateStatus::kOk)) report_generate_failure("generate_ulid_monotonic", status);
+  mark_cover(state.ulid_monotonic.last_ms(), now_ms, false);
   PG_RETURN_UUID_P(out);
 }

@@ -8,6 +8,7 @@
 #include "../core/ulid.hpp"
 #include "../core/uuidv7.hpp"
 #include "errors.hpp"
+#include "mark.hpp"
 #include "process_state.hpp"
 #include "timestamps.hpp"
 
@@ -30,9 +31,11 @@ using namespace ulid_tsid::pg;
 
 namespace {
 
-std::uint64_t claim_tick(std::int64_t now_ns) {
+std::uint64_t claim_tick(FunctionCallInfo fcinfo, std::int64_t now_ns) {
+  ProcessState& state = process_state();
+  mark_prepare(fcinfo, state);
   std::uint64_t tick = 0;
-  const GenerateStatus status = process_state().uuidv7.next_tick_at(now_ns, &tick);
+  const GenerateStatus status = state.uuidv7.next_tick_at(now_ns, &tick);
   if (unlikely(status != GenerateStatus::kOk)) report_generate_failure("generate_uuidv7", status);
   return tick;
 }
@@ -52,14 +55,21 @@ constexpr int64 kGregorianEpochJdate = 2299161;  // 1582-10-15, UUIDv1's epoch
 }  // namespace
 
 // A version-7 UUID of now: strictly increasing per session, cluster-wide when preloaded.
-Datum ulid_tsid_uuidv7(PG_FUNCTION_ARGS) { return uuid_from_tick(claim_tick(realtime_ns())); }
+Datum ulid_tsid_uuidv7(PG_FUNCTION_ARGS) {
+  const std::int64_t now_ns = realtime_ns();
+  const std::uint64_t tick = claim_tick(fcinfo, now_ns);
+  mark_cover_at(static_cast<std::int64_t>(tick >> kUuidv7FractionBits), now_ns);
+  return uuid_from_tick(tick);
+}
 
 // A version-7 UUID of now shifted by an interval (PostgreSQL 18's uuidv7(interval)).
+// Deliberately off the clock, it is outside the persisted mark: its tick moves
+// the sequence on, but the shifted value is not reserved.
 Datum ulid_tsid_uuidv7_shifted(PG_FUNCTION_ARGS) {
   Interval* shift = PG_GETARG_INTERVAL_P(0);
   // Milliseconds and the nanoseconds past them travel apart, as in PostgreSQL
   // 18: nanoseconds since 1970 overflow 64 bits after 2262, long before 10889.
-  const ClockMs now = clock_tick_time<kUuidv7FractionBits>(claim_tick(realtime_ns()));
+  const ClockMs now = clock_tick_time<kUuidv7FractionBits>(claim_tick(fcinfo, realtime_ns()));
   // Shift in timestamptz (microseconds) so that months and days follow the
   // calendar; the nanoseconds below a microsecond are carried across.
   TimestampTz ts = now.ms * 1000 + now.sub_ms_ns / 1000 - kUnixEpochInPgMicros;

@@ -1,0 +1,86 @@
+// The persisted high-water mark of a database's generators, as pure logic: what
+// a backend's generators must start above, and how far a reservation moves.
+// The Postgres side (src/pg/mark.cpp) keeps the record in two extension-owned
+// sequences, WAL-logged and flushed before a value past the reservation is
+// returned; this file knows nothing of where the record lives.
+//
+// Every time here is Unix milliseconds, the one unit all four generators share
+// (a ULID or UUIDv7 tick, a TSID and a monotonic ULID each name a millisecond).
+//
+// The record holds three things:
+//   reserved_ms  no value of the lifetime that wrote it has a millisecond above
+//                this (a value past it moves it first, and waits for the WAL
+//                flush before it is returned);
+//   floor_ms     what a new backend of the same lifetime starts above: the
+//                reservation of every earlier lifetime, and (without shared
+//                ticks) any reservation made for values that ran ahead of the
+//                clock;
+//   lifetime     who wrote reserved_ms: one server lifetime (a start, a crash
+//                recovery, a promotion), never 0.
+// A backend whose lifetime differs starts above both times: the lifetime that
+// wrote them may have returned values up to reserved_ms. A backend of the same
+// lifetime starts above floor_ms only: taking reserved_ms, which runs ahead of
+// the clock by design, would push every new backend, and the mark with it,
+// further ahead each time.
+#pragma once
+
+#include <cstdint>
+
+namespace ulid_tsid {
+
+// How far ahead of the clock a reservation reaches when values follow the
+// clock: the mark is written about four times a second per database at most.
+inline constexpr std::int64_t kMarkReserveMs = 250;
+// How far ahead of a value a reservation reaches when values run ahead of the
+// clock (after a restart with the clock behind the mark): values then advance
+// by counting (65,536 ULIDs or 4,096 UUIDv7s or 2^counter_bits TSIDs per
+// millisecond of value), so a short step keeps the jump small for each
+// backend that starts while the clock is behind.
+inline constexpr std::int64_t kMarkAheadReserveMs = 10;
+// A value further ahead of the clock than this counts as running ahead (a TSID
+// may wait up to 2 ms for the clock; ULIDs and UUIDv7s follow it).
+inline constexpr std::int64_t kMarkAheadSlackMs = 2;
+
+struct MarkRecord {
+  std::int64_t reserved_ms = 0;
+  std::int64_t floor_ms = 0;
+  std::uint64_t lifetime = 0;
+};
+
+inline std::int64_t mark_max(std::int64_t a, std::int64_t b) noexcept { return a > b ? a : b; }
+
+// The millisecond a backend of `lifetime` must start above.
+inline std::int64_t mark_start_floor(const MarkRecord& stored, std::uint64_t lifetime) noexcept {
+  return stored.lifetime == lifetime ? stored.floor_ms : mark_max(stored.floor_ms, stored.reserved_ms);
+}
+
+// The record after a backend of `lifetime` is about to return a value of
+// millisecond `value_ms` at clock `now_ms`, when `stored` does not cover it.
+// `per_backend`: the generator has no shared ticks, so that a later backend
+// (which may take over this one's TSID slot) cannot know what this one made:
+// a reservation for values running ahead of the clock then raises the floor.
+inline MarkRecord mark_reserve(const MarkRecord& stored, std::uint64_t lifetime, std::int64_t value_ms,
+                               std::int64_t now_ms, bool per_backend) noexcept {
+  MarkRecord next = stored;
+  if (stored.lifetime != lifetime) {
+    next.floor_ms = mark_max(stored.floor_ms, stored.reserved_ms);
+    next.lifetime = lifetime;
+  }
+  const std::int64_t wanted = mark_max(now_ms + kMarkReserveMs, value_ms + kMarkAheadReserveMs);
+  next.reserved_ms = mark_max(stored.reserved_ms, wanted);
+  if (per_backend && value_ms > now_ms + kMarkAheadSlackMs) next.floor_ms = mark_max(next.floor_ms, next.reserved_ms);
+  return next;
+}
+
+// Whether `stored` already covers a value of millisecond `value_ms` made at
+// clock `now_ms` by a backend of `lifetime` (then no write is needed, only the
+// flush of what is stored): the reservation must be this lifetime's and reach
+// the value, and a per-backend value running ahead of the clock must also be
+// under the floor (see mark_reserve()).
+inline bool mark_covers(const MarkRecord& stored, std::uint64_t lifetime, std::int64_t value_ms,
+                        std::int64_t now_ms, bool per_backend) noexcept {
+  if (stored.lifetime != lifetime || value_ms > stored.reserved_ms) return false;
+  return !per_backend || value_ms <= now_ms + kMarkAheadSlackMs || value_ms <= stored.floor_ms;
+}
+
+}  // namespace ulid_tsid

@@ -1,0 +1,61 @@
+// The persisted high-water mark (src/core/mark.hpp) kept in the database: two
+// extension-owned sequences, written in place and WAL-logged as core's
+// nextval() writes a sequence, and flushed before a value past the reservation
+// leaves a generator. See README: Guarantees.
+#pragma once
+
+#include "postgres_api.hpp"
+
+#include "../core/clock.hpp"
+#include "../core/mark.hpp"
+#include "process_state.hpp"
+
+namespace ulid_tsid::pg {
+
+// This backend's view of its database's mark.
+struct MarkState {
+  bool settled = false;      // prepared, and not on a hot standby (which prepares again once promoted)
+  bool ready = false;        // prepared: floors applied, `known` valid
+  bool in_recovery = false;  // prepared on a hot standby
+  std::uint64_t lifetime = 0;
+  MarkRecord known;          // a flushed record: what values are covered without a write
+  // mark_covers(known, lifetime, ...) folded into two numbers for the fast path:
+  // a value up to cover_ms is covered, and a per-backend one running ahead of
+  // the clock only up to cover_floor_ms.
+  std::int64_t cover_ms = 0;
+  std::int64_t cover_floor_ms = 0;
+};
+
+extern MarkState g_mark_state;
+
+// Slow paths of mark_prepare() and mark_cover().
+void mark_prepare_slow(FunctionCallInfo fcinfo, ProcessState& state);
+void mark_reserve_slow(std::int64_t value_ms, std::int64_t now_ms, bool per_backend);
+
+// Before a generator claims: the first call of a backend (and its first after
+// a promotion) reads the database's mark and starts every generator above it.
+inline void mark_prepare(FunctionCallInfo fcinfo, ProcessState& state) {
+  if (likely(g_mark_state.settled)) return;
+  mark_prepare_slow(fcinfo, state);
+}
+
+// Before a value of Unix millisecond `value_ms`, made at clock `now_ms`, is
+// returned: moves the reservation past it first when it is not covered.
+// `per_backend`: the generator's ticks are this backend's (not preloaded) and
+// its uniqueness rests on the backend's TSID slot.
+inline void mark_cover(std::int64_t value_ms, std::int64_t now_ms, bool per_backend) {
+  if (likely(value_ms <= g_mark_state.cover_ms) &&
+      (!per_backend || likely(value_ms <= now_ms + kMarkAheadSlackMs) || value_ms <= g_mark_state.cover_floor_ms)) {
+    return;
+  }
+  mark_reserve_slow(value_ms, now_ms, per_backend);
+}
+
+// mark_cover() for a generator with no per-backend slot, at a Unix-ns clock
+// reading: the reading becomes milliseconds only on the slow path.
+inline void mark_cover_at(std::int64_t value_ms, std::int64_t now_ns) {
+  if (likely(value_ms <= g_mark_state.cover_ms)) return;
+  mark_reserve_slow(value_ms, split_ns(now_ns).ms, false);
+}
+
+}  // namespace ulid_tsid::pg

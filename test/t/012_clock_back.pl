@@ -1,0 +1,234 @@
+# The persisted mark: no generator returns a value at or below one the same
+# server returned before a clean restart, a crash (pg_ctl -m immediate, SIGKILL
+# of the postmaster with all its children, and SIGKILL of one backend, after
+# which the postmaster reinitializes without a restart) or, on a promoted standby,
+# one whose row the standby received, whatever the server's clock reads.
+# The clock is set with libfaketime (Debian's faketime package): each restart
+# sets it back to where the previous keys began, and once three hours back; a
+# streaming standby runs behind the primary's clock and is promoted; a pg_dump
+# is restored into a new cluster whose clock is an hour behind, and the server
+# is upgraded with pg_upgrade (to the same major) and started an hour behind. Every round
+# inserts keys of all four generators (generate_tsid, generate_ulid,
+# generate_ulid_monotonic, generate_uuidv7) from several sessions in turn, and
+# for each generator counts duplicates and new values at or below the largest
+# earlier one: both must be 0. Everything runs once without and once with
+# shared_preload_libraries = 'ulid_tsid'.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use IPC::Run;
+use Time::HiRes ();
+use UlidTsid;
+
+my ($libfaketime) = grep { -e $_ } map { "$_/faketime/libfaketime.so.1" }
+  qw(/usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu /usr/lib64 /usr/lib);
+plan skip_all => 'libfaketime not installed (Debian package faketime; scripts/install-deps.sh installs it)'
+  unless $libfaketime;
+
+my $sessions = 5;        # sessions per round, one after another (new backends, reused TSID slots)
+my $rows     = 10000;    # rows per session: 50,000 keys of each kind per round
+
+my %gens = (
+	t => ['generate_tsid()',           'tsid_timestamp(t)'],
+	u => ['generate_ulid()',           'ulid_timestamp(u)'],
+	m => ['generate_ulid_monotonic()', 'ulid_timestamp(m)'],
+	v => ['generate_uuidv7()',         'uuidv7_timestamp(v)']);
+my @cols = sort keys %gens;
+
+# Starts $node with its clock $offset seconds off the real one (0: the real clock).
+sub start_with_clock
+{
+	my ($node, $offset) = @_;
+	local $ENV{LD_PRELOAD}          = $libfaketime if $offset;
+	local $ENV{FAKETIME}            = sprintf('%+.3fs', $offset) if $offset;
+	local $ENV{DONT_FAKE_MONOTONIC} = '1' if $offset;
+	$node->start;
+}
+
+sub create_keys
+{
+	my ($node) = @_;
+	$node->safe_psql('postgres',
+		'CREATE TABLE keys (round int NOT NULL, sess int NOT NULL, g int NOT NULL, '
+		  . join(', ', map { "$_ " . ($_ eq 't' ? 'tsid' : $_ eq 'v' ? 'uuid' : 'ulid') . ' NOT NULL' } @cols)
+		  . ')');
+}
+
+# One round of keys: $sessions sessions in turn, each its own backend.
+sub generate_round
+{
+	my ($node, $round) = @_;
+	for my $s (1 .. $sessions)
+	{
+		$node->safe_psql('postgres',
+			"INSERT INTO keys SELECT $round, $s, g, "
+			  . join(', ', map { $gens{$_}[0] } @cols)
+			  . " FROM generate_series(1, $rows) g");
+	}
+}
+
+# Unix ms of the earliest key of a round (where its keys began).
+sub round_start_ms
+{
+	my ($node, $round) = @_;
+	return $node->safe_psql('postgres',
+		"SELECT (extract(epoch FROM min(ulid_timestamp(u))) * 1000)::bigint FROM keys WHERE round = $round");
+}
+
+# The offset (s) that puts a clock started now at Unix ms $target by the time
+# the first new key is made (a start and the first session take about 0.4 s
+# here), so that the new keys would fall among the old ones.
+sub offset_to
+{
+	my ($target_ms) = @_;
+	return ($target_ms - Time::HiRes::time() * 1000) / 1000 - 0.4;
+}
+
+# For each generator: duplicates among all keys, and keys of round $round at
+# or below the largest key of the earlier rounds; both must be 0.
+sub check_round
+{
+	my ($node, $round, $what) = @_;
+	for my $c (@cols)
+	{
+		my ($dups, $below, $n) = split /\|/, $node->safe_psql('postgres', qq{
+SELECT (SELECT count(*) - count(DISTINCT $c) FROM keys),
+       (SELECT count(*) FROM keys WHERE round = $round AND $c <= (SELECT $c FROM keys WHERE round < $round ORDER BY $c DESC LIMIT 1)),
+       (SELECT count(*) FROM keys WHERE round = $round)});
+		is("$dups|$below", '0|0',
+			"$what: $gens{$c}[0]: no duplicate and none of $n new keys at or below an earlier one");
+	}
+	# How far the new keys begin above the old ones (continuing from the mark).
+	my $jump = $node->safe_psql('postgres', qq{
+SELECT ((extract(epoch FROM (SELECT min(ulid_timestamp(u)) FROM keys WHERE round = $round))
+       - extract(epoch FROM (SELECT max(ulid_timestamp(u)) FROM keys WHERE round < $round))) * 1000)::bigint});
+	note "$what: the new ULIDs begin $jump ms after the last earlier one";
+	return $jump;
+}
+
+for my $preload (0, 1)
+{
+	my $mode = $preload ? 'preloaded' : 'not preloaded';
+	my $conf = "autovacuum = off\nlog_statement = none\nrestart_after_crash = on";
+
+	# --- One server: a clean restart, pg_ctl -m immediate, SIGKILL, three hours back
+	my $node = new_node("clock_$preload", preload => $preload, conf => $conf);
+	create_keys($node);
+	generate_round($node, 1);
+
+	my @steps = (
+		[ 'clean restart',           sub { $node->stop('fast') } ],
+		[ 'pg_ctl -m immediate',     sub { $node->stop('immediate') } ],
+		[ 'SIGKILL of the postmaster and its children', sub { kill_cluster($node) } ]);
+	my $round = 1;
+	for my $step (@steps)
+	{
+		my ($what, $stop) = @$step;
+		my $target = round_start_ms($node, $round);
+		$stop->();
+		start_with_clock($node, offset_to($target));
+		$round++;
+		generate_round($node, $round);
+		my $jump = check_round($node, $round, "$mode, $what, clock set back to the start of the earlier keys");
+		ok($jump > 0 && $jump <= 1000, "$mode, $what: the new keys continue from the mark (within a second: $jump ms)");
+	}
+
+	# Three hours back: still no error and no wait, and the keys stay above.
+	$node->stop('fast');
+	start_with_clock($node, -3 * 3600);
+	$round++;
+	my $t0 = Time::HiRes::time();
+	generate_round($node, $round);
+	my $took = Time::HiRes::time() - $t0;
+	check_round($node, $round, "$mode, clock three hours behind");
+	cmp_ok($took, '<', 60, "$mode, clock three hours behind: $sessions x $rows rows in ${\ sprintf('%.1f', $took)} s (no waiting for the clock)");
+
+	# A backend killed: the postmaster lives on (same start time) and
+	# reinitializes after crash recovery, which also starts the shared ticks
+	# again; the keys of the round before ran ahead of the clock (it is three
+	# hours behind), and the new ones must still start above them.
+	my ($vout, $verr) = ('', '');
+	my $victim = IPC::Run::start(
+		[ 'psql', '-XAtq', '-d', $node->connstr('postgres'), '-c', 'SELECT pg_sleep(120)' ],
+		'>', \$vout, '2>', \$verr);
+	$node->poll_query_until('postgres',
+		"SELECT count(*) = 1 FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(120)'")
+	  or die 'the victim session did not start';
+	my $pid = $node->safe_psql('postgres', "SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(120)'");
+	my $started = $node->safe_psql('postgres', 'SELECT pg_postmaster_start_time()');
+	kill 'KILL', $pid;
+	$victim->finish;
+	sleep 1;
+	$node->poll_query_until('postgres', 'SELECT true') or die 'no reinitialization';
+	is($node->safe_psql('postgres', 'SELECT pg_postmaster_start_time()'),
+		$started, "$mode: a killed backend: the postmaster lived on and reinitialized");
+	$round++;
+	generate_round($node, $round);
+	check_round($node, $round, "$mode, a backend killed (crash recovery without a restart), clock three hours behind");
+
+	# --- pg_dump into a new cluster whose clock is an hour behind -------------
+	my $dump = PostgreSQL::Test::Utils::tempdir . '/keys.sql';
+	IPC::Run::run([ 'pg_dump', '-d', $node->connstr('postgres'), '-f', $dump ]) or die 'pg_dump failed';
+	my $restored = PostgreSQL::Test::Cluster->new("restored_$preload");
+	$restored->init;
+	$restored->append_conf('postgresql.conf', $conf);
+	$restored->append_conf('postgresql.conf', "shared_preload_libraries = 'ulid_tsid'") if $preload;
+	start_with_clock($restored, -3600);
+	my ($out, $err) = ('', '');
+	my $ok = IPC::Run::run([ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', $restored->connstr('postgres'), '-f', $dump ],
+		'>', \$out, '2>', \$err);
+	ok($ok, "$mode: the dump restores into a new cluster") or diag($err);
+	$round++;
+	generate_round($restored, $round);
+	check_round($restored, $round, "$mode, pg_dump restored into a new cluster with its clock an hour behind");
+	$restored->stop;
+	$node->stop;
+
+	# --- pg_upgrade (to the same major here; test/t/cross runs 13 -> 18) ------
+	# The mark's sequences come across as files; the upgraded server, a new
+	# lifetime with its clock an hour behind, starts above them.
+	my $upgraded = PostgreSQL::Test::Cluster->new("upgraded_$preload");
+	$upgraded->init;
+	$upgraded->append_conf('postgresql.conf', $conf);
+	$upgraded->append_conf('postgresql.conf', "shared_preload_libraries = 'ulid_tsid'") if $preload;
+	my $bindir = `pg_config --bindir`;
+	chomp $bindir;
+	my $work = PostgreSQL::Test::Utils::tempdir;
+	my ($uout, $uerr) = ('', '');
+	my $upgrade_ok = IPC::Run::run(
+		[ 'pg_upgrade', '-b', $bindir, '-B', $bindir, '-d', $node->data_dir, '-D', $upgraded->data_dir,
+		  '-p', $node->port, '-P', $upgraded->port, '-s', $work ],
+		'>', \$uout, '2>', \$uerr, init => sub { chdir $work or die "chdir $work: $!" });
+	ok($upgrade_ok, "$mode: pg_upgrade") or diag("$uout\n$uerr");
+	start_with_clock($upgraded, -3600);
+	$round++;
+	generate_round($upgraded, $round);
+	check_round($upgraded, $round, "$mode, after pg_upgrade, clock an hour behind");
+	$upgraded->stop;
+
+	# --- A streaming standby with its clock behind, promoted -------------------
+	my $primary = new_node("primary_$preload",
+		init => { allows_streaming => 1 }, preload => $preload, conf => $conf);
+	create_keys($primary);
+	$primary->backup('bk');
+	my $standby = PostgreSQL::Test::Cluster->new("standby_$preload");
+	$standby->init_from_backup($primary, 'bk', has_streaming => 1);
+	start_with_clock($standby, -5);
+	generate_round($primary, 1);
+	$primary->wait_for_catchup($standby);
+	# A hot standby generates too (values it cannot store, reserved nowhere).
+	is( $standby->safe_psql('postgres',
+			'SELECT count(DISTINCT ' . join(') + count(DISTINCT ', map { $gens{$_}[0] } @cols) . ') FROM generate_series(1, 1000)'),
+		'4000', "$mode: generators run on the hot standby");
+	$primary->stop('immediate');
+	$standby->promote;
+	$standby->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()')
+	  or die 'standby did not finish promotion';
+	generate_round($standby, 2);
+	check_round($standby, 2, "$mode, standby 5 s behind the primary's clock, promoted");
+	$standby->stop;
+}
+
+done_testing();

@@ -1,0 +1,184 @@
+// The persisted mark's logic (mark.hpp) and the generators' floors: what a
+// backend starts above after a restart, a crash or a promotion, how far a
+// reservation moves, and that a new backend of the same lifetime does not push
+// values (and the mark) ever further ahead of the clock.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+#include "mark.hpp"
+#include "tsid.hpp"
+#include "tsid_generator.hpp"
+#include "ulid.hpp"
+#include "ulid_generator.hpp"
+#include "uuidv7.hpp"
+
+namespace {
+
+using namespace ulid_tsid;
+
+constexpr std::uint64_t kOld = 11;
+constexpr std::uint64_t kNew = 23;
+constexpr std::int64_t kNow = 1767225600000;  // 2026-01-01, Unix ms
+
+TEST(Mark, AnotherLifetimeStartsAboveReservationAndFloor) {
+  const MarkRecord stored{kNow + 250, kNow - 5000, kOld};
+  EXPECT_EQ(mark_start_floor(stored, kNew), kNow + 250);
+  const MarkRecord odd{kNow - 10, kNow, kOld};  // a floor above the reservation still counts
+  EXPECT_EQ(mark_start_floor(odd, kNew), kNow);
+}
+
+TEST(Mark, SameLifetimeStartsAboveFloorOnly) {
+  const MarkRecord stored{kNow + 250, kNow - 5000, kNew};
+  EXPECT_EQ(mark_start_floor(stored, kNew), kNow - 5000);
+}
+
+TEST(Mark, EmptyRecordIsNoFloor) {
+  const MarkRecord empty;
+  EXPECT_EQ(mark_start_floor(empty, kNew), 0);
+  EXPECT_FALSE(mark_covers(empty, kNew, kNow, kNow, false));
+}
+
+TEST(Mark, ReservationFollowsTheClock) {
+  const MarkRecord empty;
+  const MarkRecord r = mark_reserve(empty, kNew, kNow, kNow, false);
+  EXPECT_EQ(r.reserved_ms, kNow + kMarkReserveMs);
+  EXPECT_EQ(r.lifetime, kNew);
+  EXPECT_EQ(r.floor_ms, 0);
+  EXPECT_TRUE(mark_covers(r, kNew, kNow + kMarkReserveMs, kNow + 100, false));
+  EXPECT_FALSE(mark_covers(r, kNew, kNow + kMarkReserveMs + 1, kNow + 100, false));
+  EXPECT_FALSE(mark_covers(r, kOld, kNow, kNow, false));  // another lifetime writes its own
+}
+
+TEST(Mark, FirstReservationOfALifetimeKeepsTheOldOneAsFloor) {
+  const MarkRecord old{kNow + 250, kNow - 9000, kOld};
+  // The clock was set back an hour; the first value is just above the old mark.
+  const std::int64_t clock = kNow - 3600000;
+  const MarkRecord r = mark_reserve(old, kNew, kNow + 251, clock, false);
+  EXPECT_EQ(r.floor_ms, kNow + 250);
+  EXPECT_EQ(r.lifetime, kNew);
+  // Running ahead of the clock, the step is the short one, from the value.
+  EXPECT_EQ(r.reserved_ms, kNow + 251 + kMarkAheadReserveMs);
+  // Later backends of the new lifetime start above the old lifetime's values,
+  // not above the new reservation.
+  EXPECT_EQ(mark_start_floor(r, kNew), kNow + 250);
+}
+
+TEST(Mark, ReservationNeverMovesBack) {
+  const MarkRecord stored{kNow + 5000, 0, kNew};
+  const MarkRecord r = mark_reserve(stored, kNew, kNow + 5001, kNow, false);
+  EXPECT_GE(r.reserved_ms, kNow + 5001);
+  const MarkRecord behind = mark_reserve(stored, kNew, kNow - 100, kNow - 100, false);
+  EXPECT_EQ(behind.reserved_ms, kNow + 5000);
+}
+
+// Without shared ticks a TSID backend's slot may go to a later backend, which
+// cannot see what the first one made: values ahead of the clock must be under
+// the floor, so that the later backend starts above them.
+TEST(Mark, PerBackendValuesAheadOfTheClockRaiseTheFloor) {
+  const MarkRecord stored{kNow + 250, kNow, kNew};
+  const std::int64_t clock = kNow - 60000;
+  EXPECT_FALSE(mark_covers(stored, kNew, kNow + 1, clock, true));
+  EXPECT_TRUE(mark_covers(stored, kNew, kNow + 1, clock, false));
+  const MarkRecord r = mark_reserve(stored, kNew, kNow + 1, clock, true);
+  EXPECT_EQ(r.floor_ms, r.reserved_ms);
+  EXPECT_TRUE(mark_covers(r, kNew, kNow + 1, clock, true));
+  // At the clock (within the TSID's wait) the floor stays where it was.
+  const MarkRecord at_clock = mark_reserve(stored, kNew, kNow + 251, kNow + 250, true);
+  EXPECT_EQ(at_clock.floor_ms, kNow);
+  EXPECT_TRUE(mark_covers(stored, kNew, kNow + 2, kNow, true));
+}
+
+// The pitfall the lifetime avoids: backends that start one after another in
+// the same lifetime, each while the clock is behind the reservation, must not
+// ratchet values ahead. With shared or per-backend ULID ticks every one starts
+// above the floor only, and the mark stays where the clock puts it.
+TEST(Mark, NewBackendsOfALifetimeDoNotDrift) {
+  MarkRecord stored{0, 0, kOld};
+  std::int64_t clock = kNow;
+  for (int backend = 0; backend < 1000; ++backend) {
+    const std::int64_t floor = mark_start_floor(stored, kNew);
+    const std::int64_t value = floor >= clock ? floor + 1 : clock;
+    if (!mark_covers(stored, kNew, value, clock, false)) stored = mark_reserve(stored, kNew, value, clock, false);
+    clock += 1;
+  }
+  EXPECT_LE(stored.reserved_ms, clock + kMarkReserveMs);
+}
+
+TEST(Floor, UlidTicksStartAfterTheMillisecond) {
+  UlidGenerator g;
+  g.start_above_ms(kNow);
+  const std::uint8_t random[kUlidTailBytes] = {};
+  std::uint8_t out[16];
+  ASSERT_EQ(g.next(kNow - 3600000, 0, random, out), GenerateStatus::kOk);
+  EXPECT_EQ(ulid_time_ms(out), static_cast<std::uint64_t>(kNow + 1));
+  ASSERT_EQ(g.next(kNow - 3600000, 0, random, out), GenerateStatus::kOk);
+  EXPECT_EQ(ulid_time_ms(out), static_cast<std::uint64_t>(kNow + 1));  // counting on
+  ASSERT_EQ(g.next(kNow + 5, 0, random, out), GenerateStatus::kOk);   // the clock passes: it follows
+  EXPECT_EQ(ulid_time_ms(out), static_cast<std::uint64_t>(kNow + 5));
+  g.start_above_ms(kNow);  // a lower floor never moves it back
+  ASSERT_EQ(g.next(kNow + 5, 0, random, out), GenerateStatus::kOk);
+  EXPECT_EQ(ulid_time_ms(out), static_cast<std::uint64_t>(kNow + 5));
+}
+
+TEST(Floor, SharedTicksAreRaisedNeverLowered) {
+  std::atomic<std::uint64_t> shared{0};
+  Uuidv7Generator a, b;
+  a.ticks().share(&shared);
+  b.ticks().share(&shared);
+  a.start_above_ms(kNow);
+  std::uint64_t tick = 0;
+  ASSERT_EQ(b.next_tick(kNow - 10, 0, &tick), GenerateStatus::kOk);
+  EXPECT_EQ(tick, static_cast<std::uint64_t>(kNow + 1) << kUuidv7FractionBits);
+  b.start_above_ms(kNow - 100);
+  ASSERT_EQ(a.next_tick(kNow - 10, 0, &tick), GenerateStatus::kOk);
+  EXPECT_EQ(tick, (static_cast<std::uint64_t>(kNow + 1) << kUuidv7FractionBits) + 1);
+}
+
+TEST(Floor, TsidStartsAtTheNextMillisecondAndCountsOn) {
+  TsidGenerator g;
+  TsidLayout layout;
+  layout.slot_bits = 7;
+  layout.slot = 5;
+  g.start_after_first_millisecond();
+  g.start_above_ms(kNow);
+  std::uint64_t v = 0;
+  ASSERT_EQ(g.next(kNow - 3600000, layout, &v), GenerateStatus::kOk);
+  EXPECT_EQ(tsid_unix_ms(v), kNow + 1);
+  EXPECT_EQ(v & 127, 5u);
+  std::uint64_t w = 0;
+  ASSERT_EQ(g.next(kNow - 3600000, layout, &w), GenerateStatus::kOk);
+  EXPECT_GT(w, v);
+  g.start_above_ms(kTsidEpochUnixMs - 1);  // before the epoch: nothing
+  ASSERT_EQ(g.next(kNow - 3600000, layout, &v), GenerateStatus::kOk);
+  EXPECT_GT(v, w);
+}
+
+TEST(Floor, MonotonicUlidMovesToTheNextMillisecondThenIncrements) {
+  UlidMonotonicGenerator g;
+  std::uint8_t random[kUlidRandomBytes] = {};
+  random[9] = 7;
+  std::uint8_t out[16], next[16];
+  ASSERT_EQ(g.next(kNow, random, out), GenerateStatus::kOk);
+  g.start_above_ms(kNow + 100);
+  EXPECT_TRUE(g.needs_random(kNow));  // a new millisecond: the one after the floor
+  ASSERT_EQ(g.next(kNow, random, out), GenerateStatus::kOk);
+  EXPECT_EQ(ulid_time_ms(out), static_cast<std::uint64_t>(kNow + 101));
+  EXPECT_FALSE(g.needs_random(kNow));
+  ASSERT_EQ(g.next(kNow + 50, random, next), GenerateStatus::kOk);
+  EXPECT_EQ(ulid_time_ms(next), static_cast<std::uint64_t>(kNow + 101));
+  EXPECT_GT(memcmp(next, out, 16), 0);
+  ASSERT_EQ(g.next(kNow + 102, random, next), GenerateStatus::kOk);
+  EXPECT_EQ(ulid_time_ms(next), static_cast<std::uint64_t>(kNow + 102));
+  EXPECT_EQ(g.next(-1, random, next), GenerateStatus::kClockOutOfRange);
+}
+
+TEST(Floor, MonotonicUlidAtTheEndOfTimeIsExhausted) {
+  UlidMonotonicGenerator g;
+  const std::uint8_t random[kUlidRandomBytes] = {};
+  std::uint8_t out[16];
+  g.start_above_ms(static_cast<std::int64_t>(kMax48BitMs));
+  EXPECT_EQ(g.next(kNow, random, out), GenerateStatus::kExhausted);
+}
+
+}  // namespace
