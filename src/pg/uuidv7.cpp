@@ -18,6 +18,7 @@ extern "C" {
 extern "C" {
 PG_FUNCTION_INFO_V1(ulid_tsid_uuidv7);
 PG_FUNCTION_INFO_V1(ulid_tsid_uuidv7_shifted);
+PG_FUNCTION_INFO_V1(ulid_tsid_uuidv7_shifted_pg18);
 PG_FUNCTION_INFO_V1(uuidv7_lower_bound);
 PG_FUNCTION_INFO_V1(uuidv7_upper_bound);
 PG_FUNCTION_INFO_V1(ulid_tsid_uuid_extract_timestamp);
@@ -54,9 +55,21 @@ constexpr int64 kGregorianEpochJdate = 2299161;  // 1582-10-15, UUIDv1's epoch
 // A version-7 UUID of now: strictly increasing per session, cluster-wide when preloaded.
 Datum ulid_tsid_uuidv7(PG_FUNCTION_ARGS) { return uuid_from_tick(claim_tick(realtime_ns())); }
 
-// A version-7 UUID of now shifted by an interval (PostgreSQL 18's uuidv7(interval)).
-Datum ulid_tsid_uuidv7_shifted(PG_FUNCTION_ARGS) {
+namespace {
+
+// A version-7 UUID of now shifted by an interval. With pg18_errors (the
+// function named uuidv7(interval), for SQL written for PostgreSQL 18) a shift
+// outside 1970..10889 is reported with 18.6's SQLSTATE and words; else
+// (generate_uuidv7(interval)) with the project's 22003 that names the instant.
+Datum uuidv7_shifted(FunctionCallInfo fcinfo, bool pg18_errors) {
   Interval* shift = PG_GETARG_INTERVAL_P(0);
+#ifdef INTERVAL_NOT_FINITE
+  if (pg18_errors && INTERVAL_NOT_FINITE(shift)) {
+    ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+                    errmsg("interval out of range for UUID version 7"),
+                    errdetail("UUID version 7 does not support infinite intervals.")));
+  }
+#endif
   // Milliseconds and the nanoseconds past them travel apart, as in PostgreSQL
   // 18: nanoseconds since 1970 overflow 64 bits after 2262, long before 10889.
   const ClockMs now = clock_tick_time<kUuidv7FractionBits>(claim_tick(realtime_ns()));
@@ -65,12 +78,26 @@ Datum ulid_tsid_uuidv7_shifted(PG_FUNCTION_ARGS) {
   TimestampTz ts = now.ms * 1000 + now.sub_ms_ns / 1000 - kUnixEpochInPgMicros;
   ts = DatumGetTimestampTz(
       DirectFunctionCall2(timestamptz_pl_interval, TimestampTzGetDatum(ts), PointerGetDatum(shift)));
-  // PostgreSQL 18 does not check the result; we do: ERROR 22003 outside 1970..10889.
+  if (pg18_errors && (TIMESTAMP_NOT_FINITE(ts) || ts < -kUnixEpochInPgMicros ||
+                      ts / 1000 + kUnixEpochInPgMicros / 1000 > static_cast<int64>(kMax48BitMs))) {
+    ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+                    errmsg("timestamp out of range for UUID version 7"),
+                    errdetail("UUID version 7 supports timestamps from 1970-01-01 to approximately year 10889.")));
+  }
+  // ERROR 22003 outside 1970..10889, naming the instant.
   const int64 shifted_ms = unix_ms_from_timestamptz(ts, 0, static_cast<int64>(kMax48BitMs), "uuidv7");
   const int64 shifted_us = ts + kUnixEpochInPgMicros;
   const auto sub_ms_ns = static_cast<std::uint32_t>((shifted_us - shifted_ms * 1000) * 1000 + now.sub_ms_ns % 1000);
   return uuid_from_tick(clock_tick<kUuidv7FractionBits>(static_cast<std::uint64_t>(shifted_ms), sub_ms_ns));
 }
+
+}  // namespace
+
+// generate_uuidv7(interval): now shifted by the interval, the project's errors.
+Datum ulid_tsid_uuidv7_shifted(PG_FUNCTION_ARGS) { return uuidv7_shifted(fcinfo, false); }
+
+// uuidv7(interval) since 0.4.0: the same value, PostgreSQL 18.6's errors.
+Datum ulid_tsid_uuidv7_shifted_pg18(PG_FUNCTION_ARGS) { return uuidv7_shifted(fcinfo, true); }
 
 Datum uuidv7_lower_bound(PG_FUNCTION_ARGS) { return uuid_bound_of(fcinfo, uuidv7_bound, false, "uuidv7"); }
 Datum uuidv7_upper_bound(PG_FUNCTION_ARGS) { return uuid_bound_of(fcinfo, uuidv7_bound, true, "uuidv7"); }
