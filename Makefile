@@ -15,7 +15,9 @@ OBJS = $(CORE_SRCS:.cpp=.o) $(GLUE_SRCS:.cpp=.o)
 # sql/$(EXTENSION)--OLD--NEW.sql; scripts/suites/upgrade.sh checks the path.
 DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
 DATA = $(filter-out $(DATA_built),$(wildcard sql/$(EXTENSION)--*.sql))
-SQL_SOURCES = $(sort $(wildcard src/sql/*.sql))
+# Sources ending in .sql.in repeat declarations from a small table, expanded by
+# src/sql/expand.awk (which passes plain .sql files through as they are).
+SQL_SOURCES = $(sort $(wildcard src/sql/*.sql src/sql/*.sql.in))
 
 # pg_regress suites, by topic, in run order (scripts/suites/regress.sh checks that
 # every sql/*.sql test file is listed here and has its expected output).
@@ -33,8 +35,8 @@ include $(PGXS)
 # with clang and would leave our C++ flags out.
 COMPILE.cxx.bc += $(PG_CXXFLAGS)
 
-sql/$(EXTENSION)--$(EXTVERSION).sql: $(SQL_SOURCES)
-	cat $^ > $@
+sql/$(EXTENSION)--$(EXTVERSION).sql: $(SQL_SOURCES) src/sql/expand.awk
+	awk -f src/sql/expand.awk $(SQL_SOURCES) > $@
 
 $(OBJS): $(wildcard src/core/*.hpp src/pg/*.hpp)
 

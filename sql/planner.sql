@@ -169,3 +169,44 @@ SELECT uuidv7_timestamp('017f22e2-79b0-7cc3-98c4-dc0c0c07398f') AS v7,
 
 DROP TABLE planner_keys;
 DROP FUNCTION planner_rows, planner_ts, planner_tail;
+
+-- The extension in a schema the querying role cannot use: a view over an
+-- indexed table with a time predicate still plans and runs for a role granted
+-- SELECT on the view (the planner looks nothing up by name).
+CREATE DATABASE regress_ulid_planner_schema;
+\c regress_ulid_planner_schema
+SET client_min_messages = warning;
+CREATE SCHEMA x;
+CREATE EXTENSION ulid_tsid SCHEMA x;
+CREATE TABLE keyed (id x.ulid PRIMARY KEY, t x.tsid, v uuid);
+CREATE INDEX ON keyed (t);
+CREATE INDEX ON keyed (v);
+INSERT INTO keyed SELECT x.ulid_lower_bound(at), x.tsid_lower_bound(at), x.uuidv7_lower_bound(at)
+FROM generate_series(1, 1000) g, LATERAL (SELECT now() - (g - 0.5) * interval '2 minutes' AS at) a;
+ANALYZE keyed;
+CREATE VIEW recent AS
+SELECT (SELECT count(*) FROM keyed WHERE x.ulid_timestamp(id) > now() - interval '1 hour') AS ulid_rows,
+       (SELECT count(*) FROM keyed WHERE x.tsid_timestamp(t) > now() - interval '1 hour') AS tsid_rows,
+       (SELECT count(*) FROM keyed WHERE x.uuidv7_timestamp(v) > now() - interval '1 hour') AS uuid_rows;
+DROP ROLE IF EXISTS regress_ulid_no_usage;
+CREATE ROLE regress_ulid_no_usage;
+GRANT SELECT ON recent TO regress_ulid_no_usage;
+SET ROLE regress_ulid_no_usage;
+SET enable_seqscan = off;
+SELECT * FROM recent;
+RESET ROLE;
+-- The same session after the extension is dropped and created again (the
+-- OIDs the planner knew are gone): it finds the new ones. A renamed function
+-- changes nothing: the planner knows the members by the C code they run.
+DROP VIEW recent;
+DROP TABLE keyed;
+DROP EXTENSION ulid_tsid;
+CREATE EXTENSION ulid_tsid SCHEMA x;
+CREATE TABLE keyed (id x.ulid PRIMARY KEY);
+EXPLAIN (COSTS OFF) SELECT * FROM keyed WHERE x.ulid_timestamp(id) > now() - interval '1 hour';
+ALTER FUNCTION x.ulid_lower_bound_clamped(timestamptz) RENAME TO renamed_lower_bound;
+EXPLAIN (COSTS OFF) SELECT * FROM keyed WHERE x.ulid_timestamp(id) > now() - interval '1 hour';
+RESET enable_seqscan;
+\c contrib_regression
+DROP DATABASE regress_ulid_planner_schema;
+DROP ROLE regress_ulid_no_usage;

@@ -74,6 +74,18 @@ FROM (VALUES
   ('bigint key, last 10 minutes', $$SELECT * FROM planner_est WHERE tsid_timestamp(b::tsid) >= '2026-11-29 23:50Z'$$)) q(name, query)
 ORDER BY name;
 
+-- A range inside an OR is one range too, and a bound in one arm never pairs
+-- with a bound in another; time predicates inside an OR are key ranges as well.
+SELECT name, planner_estimate(query) BETWEEN planner_actual(query) / 2 AND planner_actual(query) * 2 AS within_2x,
+       planner_actual(query) AS actual
+FROM (VALUES
+  ('ulid, range OR tail', $$SELECT * FROM planner_est WHERE (u >= ulid_lower_bound('2026-11-29 09:00Z') AND u <= ulid_lower_bound('2026-11-29 10:00Z')) OR u >= ulid_lower_bound('2026-11-29 23:00Z')$$),
+  ('tsid, tail OR range', $$SELECT * FROM planner_est WHERE t >= tsid_lower_bound('2026-11-29 23:00Z') OR (t > tsid_lower_bound('2026-11-29 09:00Z') AND t < tsid_lower_bound('2026-11-29 10:00Z'))$$),
+  ('ulid, head OR tail', $$SELECT * FROM planner_est WHERE u < ulid_lower_bound('2026-11-29 01:00Z') OR u >= ulid_lower_bound('2026-11-29 23:00Z')$$),
+  ('ulid time, tail OR head', $$SELECT * FROM planner_est WHERE ulid_timestamp(u) >= '2026-11-29 23:00Z' OR ulid_timestamp(u) < '2026-11-29 01:00Z'$$),
+  ('tsid time, range OR tail', $$SELECT * FROM planner_est WHERE (tsid_timestamp(t) >= '2026-11-29 09:00Z' AND tsid_timestamp(t) < '2026-11-29 10:00Z') OR tsid_timestamp(t) >= '2026-11-29 23:00Z'$$)) q(name, query)
+ORDER BY name;
+
 -- Rows made after ANALYZE lie past the histogram's end: the column's actual
 -- maximum, read from the index, stands in for it, as Postgres does for bigint.
 INSERT INTO planner_est
@@ -85,6 +97,49 @@ FROM (VALUES ('u', $$SELECT * FROM planner_est WHERE u >= ulid_lower_bound('2026
              ('t', $$SELECT * FROM planner_est WHERE t >= tsid_lower_bound('2026-11-30 00:05Z')$$),
              ('b', $$SELECT * FROM planner_est WHERE b >= tsid_lower_bound('2026-11-30 00:05Z')::bigint$$)) q(col, query)
 ORDER BY col;
+
+-- The same past a run of NULLs at the index's end (skipped inside the index,
+-- as Postgres does with a scan key IS NOT NULL), and through a descending index.
+CREATE TABLE planner_est_tail (u ulid, t tsid);
+INSERT INTO planner_est_tail SELECT u, t FROM planner_est WHERE u < ulid_lower_bound('2026-11-30 00:00Z');
+CREATE INDEX ON planner_est_tail (u);
+CREATE INDEX ON planner_est_tail (t DESC);
+ANALYZE planner_est_tail;
+INSERT INTO planner_est_tail SELECT u, t FROM planner_est WHERE u >= ulid_lower_bound('2026-11-30 00:00Z');
+INSERT INTO planner_est_tail SELECT NULL, NULL FROM generate_series(1, 300);
+SELECT col, planner_estimate(query) BETWEEN planner_actual(query) / 2 AND planner_actual(query) * 2 AS within_2x,
+       planner_actual(query) AS actual
+FROM (VALUES ('u, NULLs last', $$SELECT * FROM planner_est_tail WHERE u >= ulid_lower_bound('2026-11-30 00:05Z')$$),
+             ('t, descending, NULLs first', $$SELECT * FROM planner_est_tail WHERE t >= tsid_lower_bound('2026-11-30 00:05Z')$$)) q(col, query)
+ORDER BY col;
+DROP TABLE planner_est_tail;
+CREATE TABLE planner_est_tail_join (x int);
+INSERT INTO planner_est_tail_join VALUES (1), (2);
+ANALYZE planner_est_tail_join;
+
+-- A partitioned table's own clause (a join condition on its outer side) is
+-- estimated from the parent's statistics alone: its indexes are partitioned
+-- indexes, which hold no entries to read.
+CREATE TABLE planner_est_parts (u ulid) PARTITION BY RANGE (u);
+CREATE TABLE planner_est_parts_1 PARTITION OF planner_est_parts
+  FOR VALUES FROM (MINVALUE) TO (ulid_lower_bound('2026-11-29 12:00Z'));
+CREATE TABLE planner_est_parts_2 PARTITION OF planner_est_parts
+  FOR VALUES FROM (ulid_lower_bound('2026-11-29 12:00Z')) TO (MAXVALUE);
+CREATE INDEX ON planner_est_parts (u);
+INSERT INTO planner_est_parts SELECT u FROM planner_est;
+ANALYZE planner_est_parts;
+SELECT planner_estimate($$SELECT * FROM planner_est_parts p LEFT JOIN planner_est_tail_join j
+                          ON p.u >= ulid_lower_bound('2026-11-29 23:55Z') AND j.x = 1$$) >= 1 AS planned;
+-- Time predicates on a partitioned table are key ranges in each partition,
+-- and the table's size is the sum of theirs.
+SELECT name, planner_estimate(query) BETWEEN planner_actual(query) / 2 AND planner_actual(query) * 2 AS within_2x,
+       planner_actual(query) AS actual
+FROM (VALUES
+  ('last 10 minutes', $$SELECT * FROM planner_est_parts WHERE ulid_timestamp(u) >= '2026-11-29 23:50Z'$$),
+  ('1 hour across both', $$SELECT * FROM planner_est_parts WHERE ulid_timestamp(u) BETWEEN '2026-11-29 11:30Z' AND '2026-11-29 12:30Z'$$),
+  ('joined', $$SELECT * FROM planner_est_parts p JOIN planner_est_tail_join j ON j.x = 1 WHERE ulid_timestamp(p.u) >= '2026-11-29 23:50Z'$$)) q(name, query)
+ORDER BY name;
+DROP TABLE planner_est_parts, planner_est_tail_join;
 
 -- Without a constant, or without statistics, the estimate is Postgres's own:
 -- the same as for the bigint column.

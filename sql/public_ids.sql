@@ -92,13 +92,16 @@ SELECT abs(corr(k_rank, p_rank)) < 0.02 AS uncorrelated_128 FROM (
   FROM (SELECT ulid_lower_bound(timestamptz '2024-01-01Z' + n * interval '1 ms') AS u
         FROM generate_series(1, 100000) n) g) s;
 
--- The key comes only from the file that the server setting
--- ulid_tsid.public_id_key_file names (no session can SET it); none is set
--- here, so a clear 22023 with a hint. test/t/008_public_id_key.pl sets the
--- file up the ways users do.
+-- The key comes only from the file that ulid_tsid.public_id_key_file names
+-- for this database (a superuser's ALTER DATABASE ... SET; a role that is not
+-- a superuser cannot SET it); none is bound here, so a clear 22023 with a
+-- hint. test/t/008_public_id_key.pl and test/t/011_public_id_databases.pl set
+-- files up the ways users do.
 SELECT regress_try($$SELECT public_id(42::bigint, 'user')$$);
 SELECT regress_try($$SELECT public_id_to_ulid('user_01h455vb4pex5vsknk084sn02q', 'user')$$);
+SET ROLE regress_ulid_owner;
 SELECT regress_try($$SET ulid_tsid.public_id_key_file = 'key'$$);
+RESET ROLE;
 SELECT name, context FROM pg_settings WHERE name LIKE 'ulid_tsid.%' ORDER BY name;
 -- 0.1.0's key setting is gone: a value given to its old name is never used as
 -- a key (from 15 on, the loaded library reserves the prefix and refuses the SET).

@@ -72,8 +72,9 @@ if [ -n "$pkg_zip" ]; then
   pkg_dist="$pkg_out/unzipped/ulid_tsid-$pkg_version"
   python3 scripts/check-meta.py "$pkg_dist" >"$pkg_out/meta.log" 2>&1
   pkg_count "$pkg_out/meta.log"
-  pkg_check "the zip's sql/ulid_tsid--$pkg_version.sql is its src/sql/*.sql, concatenated" \
-    cmp -s "$pkg_dist/sql/ulid_tsid--$pkg_version.sql" <(cat "$pkg_dist"/src/sql/*.sql)
+  pkg_check "the zip's sql/ulid_tsid--$pkg_version.sql is built from its src/sql/" \
+    cmp -s "$pkg_dist/sql/ulid_tsid--$pkg_version.sql" \
+      <(cd "$pkg_dist" && LC_ALL=C ls src/sql/*.sql src/sql/*.sql.in | LC_ALL=C sort | xargs awk -f src/sql/expand.awk)
   pkg_check "the zip has every install and upgrade script of the tree" test \
     "$(cd "$pkg_dist" && ls sql/ulid_tsid--*.sql)" = "$( (git ls-files 'sql/ulid_tsid--*.sql'; echo "sql/ulid_tsid--$pkg_version.sql") | sort -u)"
 fi

@@ -50,8 +50,12 @@ bool parse_hex_key(const char* text, std::size_t length, std::uint8_t* key, std:
 
 KeyFileStatus read_key_file(const char* path, unsigned owner_uid, std::uint8_t* key, std::size_t key_bytes) noexcept {
   wipe(key, key_bytes);
-  const int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) return {KeyFileError::kOpen, errno};
+  // O_NONBLOCK: opening a FIFO must not wait for a writer (an open() blocked
+  // there ignores every signal a backend gets, cancel and terminate included);
+  // it has no effect on the regular file we accept. O_NOFOLLOW: a symbolic
+  // link as the last component fails with ELOOP.
+  const int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return {errno == ELOOP ? KeyFileError::kSymbolicLink : KeyFileError::kOpen, errno == ELOOP ? 0 : errno};
   // Checks on the open file, not the path, so that nothing can swap the file
   // between the check and the read.
   struct stat st;
@@ -106,6 +110,8 @@ const char* key_file_error_message(KeyFileError error) noexcept {
       return "could not be read";
     case KeyFileError::kMalformed:
       return "does not hold exactly 64 hexadecimal digits (surrounding white space aside)";
+    case KeyFileError::kSymbolicLink:
+      return "is a symbolic link (name the file itself)";
   }
   return "is unusable";
 }

@@ -1,8 +1,11 @@
-// A secret key kept in a file, read the way PostgreSQL reads ssl_key_file: the
-// file must be a regular file owned by the reading user and closed to group and
-// others, and it holds the key as hexadecimal digits with optional surrounding
-// white space. Nothing here ever copies the file's content anywhere but the
-// caller's key buffer; every other copy is wiped before returning.
+// A secret key kept in a file, read much as PostgreSQL reads ssl_key_file: the
+// file must be a regular file (not a symbolic link to one) owned by the reading
+// user and closed to group and others, and it holds the key as hexadecimal
+// digits with optional surrounding white space. The file is opened without
+// blocking (a FIFO or a device is refused at once, never waited on) and every
+// check is made on the open descriptor, so nothing can swap the file between
+// the check and the read. Nothing here ever copies the file's content anywhere
+// but the caller's key buffer; every other copy is wiped before returning.
 #pragma once
 
 #include <cstddef>
@@ -18,6 +21,7 @@ enum class KeyFileError : std::uint8_t {
   kGroupOrOtherAccess,  // mode grants group or others any access
   kRead,                // read() failed: see sys_errno
   kMalformed,           // not exactly the expected number of hex digits
+  kSymbolicLink,        // the path's last component is a symbolic link
 };
 
 struct KeyFileStatus {

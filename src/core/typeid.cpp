@@ -68,6 +68,19 @@ TypeidStatus ParseCommon(const char* text, std::size_t length, const char* expec
   return {};
 }
 
+// ParseCommon(), then the suffix, checked by it, handed to `decode` (which
+// cannot fail on it).
+template <typename Decode>
+TypeidStatus ParseWith(const char* text, std::size_t length, const char* expected_prefix,
+                       std::size_t expected_length, std::size_t suffix_length, int max_first,
+                       Decode decode) noexcept {
+  std::size_t start = 0;
+  const TypeidStatus st =
+      ParseCommon(text, length, expected_prefix, expected_length, suffix_length, max_first, &start);
+  if (st.ok()) decode(text + start);
+  return st;
+}
+
 std::size_t WritePrefix(const char* prefix, std::size_t prefix_length, char* out) noexcept {
   if (prefix_length == 0) return 0;
   std::memcpy(out, prefix, prefix_length);
@@ -126,22 +139,14 @@ std::size_t typeid_format_64(const char* prefix, std::size_t prefix_length, std:
 
 TypeidStatus typeid_parse_128(const char* text, std::size_t length, const char* expected_prefix,
                               std::size_t expected_length, std::uint8_t bytes[16]) noexcept {
-  std::size_t start = 0;
-  const TypeidStatus st = ParseCommon(text, length, expected_prefix, expected_length,
-                                      kTypeidSuffixLength128, 7, &start);
-  if (!st.ok()) return st;
-  decode_128(text + start, kTypeidSuffixLength128, bytes);  // cannot fail: checked above
-  return {};
+  return ParseWith(text, length, expected_prefix, expected_length, kTypeidSuffixLength128, 7,
+                   [bytes](const char* suffix) { decode_128(suffix, kTypeidSuffixLength128, bytes); });
 }
 
 TypeidStatus typeid_parse_64(const char* text, std::size_t length, const char* expected_prefix,
                              std::size_t expected_length, std::uint64_t* value) noexcept {
-  std::size_t start = 0;
-  const TypeidStatus st = ParseCommon(text, length, expected_prefix, expected_length,
-                                      kTypeidSuffixLength64, 15, &start);
-  if (!st.ok()) return st;
-  decode_64(text + start, kTypeidSuffixLength64, value);  // cannot fail: checked above
-  return {};
+  return ParseWith(text, length, expected_prefix, expected_length, kTypeidSuffixLength64, 15,
+                   [value](const char* suffix) { decode_64(suffix, kTypeidSuffixLength64, value); });
 }
 
 }  // namespace ulid_tsid

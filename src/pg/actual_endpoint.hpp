@@ -11,9 +11,10 @@ extern "C" {
 namespace ulid_tsid::pg {
 
 // The first (largest = false) or last value of the column in `vardata` per
-// a btree index on it whose order is `less_operator`, visible to the active
-// snapshot; false (and *value unset) when there is no such index or the
-// first 100 index entries all belong to invisible rows. The value is copied
+// a btree index on it whose order is `less_operator` (either way round), of a
+// row not yet removable (SnapshotNonVacuumable, as Postgres); false (and
+// *value unset) when there is no such index, the table is partitioned, or the
+// entries of 100 heap pages all belong to removable rows. The value is copied
 // into the current memory context.
 bool actual_endpoint(PlannerInfo* root, VariableStatData* vardata, Oid less_operator, bool largest, Datum* value);
 

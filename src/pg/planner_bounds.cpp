@@ -27,24 +27,6 @@ using namespace ulid_tsid::pg;
 
 namespace {
 
-// Unix milliseconds of `ts` rounded down, clamped into [min_ms, max_ms].
-int64 clamped_unix_ms(TimestampTz ts, int64 min_ms, int64 max_ms) {
-  if (TIMESTAMP_IS_NOBEGIN(ts)) return min_ms;
-  if (TIMESTAMP_IS_NOEND(ts)) return max_ms;
-  int64 ms = ts / 1000;
-  if (ts % 1000 < 0) --ms;
-  ms += kUnixEpochInPgMicros / 1000;
-  return ms < min_ms ? min_ms : (ms > max_ms ? max_ms : ms);
-}
-
-Datum uuid_bound_clamped(FunctionCallInfo fcinfo, void (*bound)(std::uint64_t ms, bool upper, std::uint8_t out[16]),
-                         bool upper) {
-  const int64 ms = clamped_unix_ms(PG_GETARG_TIMESTAMPTZ(0), 0, static_cast<int64>(kMax48BitMs));
-  pg_uuid_t* out = palloc_uuid();
-  bound(static_cast<std::uint64_t>(ms), upper, out->data);
-  PG_RETURN_UUID_P(out);
-}
-
 // TSIDs keep time order only while they are non-negative int8s (until
 // 2089-09-06, 2^41 ms after the epoch): the bounds stay in that half. A
 // negative tsid (a later time, or any negative bigint cast to tsid) sorts
@@ -52,17 +34,11 @@ Datum uuid_bound_clamped(FunctionCallInfo fcinfo, void (*bound)(std::uint64_t ms
 // tsid can satisfy the predicate.
 constexpr std::uint64_t kTsidLastOrderedMs = (std::uint64_t{1} << 41) - 1;
 
-Datum tsid_bound_clamped(FunctionCallInfo fcinfo, bool upper) {
-  const int64 unix_ms = clamped_unix_ms(PG_GETARG_TIMESTAMPTZ(0), kTsidEpochUnixMs,
-                                        kTsidEpochUnixMs + static_cast<int64>(kTsidLastOrderedMs));
-  PG_RETURN_INT64(static_cast<int64>(tsid_bound(static_cast<std::uint64_t>(unix_ms - kTsidEpochUnixMs), upper)));
-}
-
 }  // namespace
 
-Datum ulid_lower_bound_clamped(PG_FUNCTION_ARGS) { return uuid_bound_clamped(fcinfo, ulid_bound, false); }
-Datum ulid_upper_bound_clamped(PG_FUNCTION_ARGS) { return uuid_bound_clamped(fcinfo, ulid_bound, true); }
-Datum uuidv7_lower_bound_clamped(PG_FUNCTION_ARGS) { return uuid_bound_clamped(fcinfo, uuidv7_bound, false); }
-Datum uuidv7_upper_bound_clamped(PG_FUNCTION_ARGS) { return uuid_bound_clamped(fcinfo, uuidv7_bound, true); }
-Datum tsid_lower_bound_clamped(PG_FUNCTION_ARGS) { return tsid_bound_clamped(fcinfo, false); }
-Datum tsid_upper_bound_clamped(PG_FUNCTION_ARGS) { return tsid_bound_clamped(fcinfo, true); }
+Datum ulid_lower_bound_clamped(PG_FUNCTION_ARGS) { return uuid_bound_of(fcinfo, ulid_bound, false, OutOfRange::kClamp, "ulid"); }
+Datum ulid_upper_bound_clamped(PG_FUNCTION_ARGS) { return uuid_bound_of(fcinfo, ulid_bound, true, OutOfRange::kClamp, "ulid"); }
+Datum uuidv7_lower_bound_clamped(PG_FUNCTION_ARGS) { return uuid_bound_of(fcinfo, uuidv7_bound, false, OutOfRange::kClamp, "uuidv7"); }
+Datum uuidv7_upper_bound_clamped(PG_FUNCTION_ARGS) { return uuid_bound_of(fcinfo, uuidv7_bound, true, OutOfRange::kClamp, "uuidv7"); }
+Datum tsid_lower_bound_clamped(PG_FUNCTION_ARGS) { return tsid_bound_of(fcinfo, false, kTsidLastOrderedMs, OutOfRange::kClamp); }
+Datum tsid_upper_bound_clamped(PG_FUNCTION_ARGS) { return tsid_bound_of(fcinfo, true, kTsidLastOrderedMs, OutOfRange::kClamp); }

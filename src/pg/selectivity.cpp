@@ -15,6 +15,7 @@ extern "C" {
 #include "catalog/pg_statistic.h"
 #include "catalog/pg_type.h"
 #include "nodes/pathnodes.h"
+#include "optimizer/optimizer.h"
 #include "utils/fmgrprotos.h"
 #include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
@@ -22,6 +23,8 @@ extern "C" {
 
 #include "../core/key_position.hpp"
 #include "actual_endpoint.hpp"
+#include "extension_objects.hpp"
+#include "selectivity.hpp"
 
 extern "C" {
 PG_FUNCTION_INFO_V1(ulid_tsid_scalarltsel);
@@ -31,7 +34,7 @@ PG_FUNCTION_INFO_V1(ulid_tsid_scalargesel);
 }
 
 using namespace ulid_tsid;
-using ulid_tsid::pg::actual_endpoint;
+using namespace ulid_tsid::pg;
 
 namespace {
 
@@ -171,14 +174,16 @@ double clause_selectivity(PlannerInfo* root, Oid operator_oid, List* args, int v
 }
 
 // Which of this file's functions estimates `operator_oid`: false if none.
-bool our_restriction(Oid operator_oid, Oid our_namespace, bool* is_greater, bool* or_equal) {
+bool our_restriction(const ExtensionObjects* objects, Oid operator_oid, bool* is_greater, bool* or_equal) {
   const RegProcedure restrict_fn = get_oprrest(operator_oid);
-  if (!OidIsValid(restrict_fn) || get_func_namespace(restrict_fn) != our_namespace) return false;
-  const char* name = get_func_name(restrict_fn);
-  if (name == nullptr || strncmp(name, "ulid_tsid_scalar", 16) != 0 || strlen(name) != 21) return false;
-  *is_greater = name[16] == 'g';
-  *or_equal = name[17] == 'e';
-  return strcmp(name + 18, "sel") == 0 && (name[17] == 't' || name[17] == 'e');
+  if (!OidIsValid(restrict_fn)) return false;
+  for (int i = 0; i < kInequalities; ++i) {
+    if (objects->estimator[i] != restrict_fn) continue;
+    *is_greater = i == kGreater || i == kGreaterEqual;
+    *or_equal = i == kLessEqual || i == kGreaterEqual;
+    return true;
+  }
+  return false;
 }
 
 Node* without_relabel(Node* node) {
@@ -186,14 +191,108 @@ Node* without_relabel(Node* node) {
   return node;
 }
 
+// The restrictions of key_range_selectivity()'s call, while it runs.
+List* g_estimated_clauses = NIL;
+
+Node* bare_clause(Node* node) {
+  if (node != nullptr && IsA(node, RestrictInfo)) {
+    RestrictInfo* info = reinterpret_cast<RestrictInfo*>(node);
+    return reinterpret_cast<Node*>(info->orclause != nullptr ? info->orclause : info->clause);
+  }
+  return node;
+}
+
+// Whether `op` is the clause the estimator was given `args` of: the very
+// list, or (by_content) the same arguments either way round, as in the
+// commuted copy of a clause that index matching makes ("c > id" as "id < c").
+bool is_clause_of(const OpExpr* op, const List* args, bool by_content) {
+  if (op->args == args) return true;
+  if (!by_content || list_length(op->args) != 2 || list_length(args) != 2) return false;
+  const void* a = linitial(op->args);
+  const void* b = lsecond(op->args);
+  return (equal(a, linitial(args)) && equal(b, lsecond(args))) || (equal(a, lsecond(args)) && equal(b, linitial(args)));
+}
+
+// Finds the clause of `args` in `node`, one of the ANDed clauses `conjuncts`
+// (NIL for an arm of an OR that is no AND): *found is the innermost AND list
+// that holds it, the only clauses it is ANDed with for certain.
+bool find_conjunction(Node* node, List* conjuncts, const List* args, bool by_content, List** found) {
+  node = bare_clause(node);
+  if (node == nullptr) return false;
+  if (IsA(node, OpExpr)) {
+    if (!is_clause_of(reinterpret_cast<OpExpr*>(node), args, by_content)) return false;
+    *found = conjuncts;
+    return true;
+  }
+  if (!IsA(node, BoolExpr)) return false;
+  BoolExpr* expr = reinterpret_cast<BoolExpr*>(node);
+  ListCell* cell;
+  foreach (cell, expr->args) {
+    Node* arg = static_cast<Node*>(lfirst(cell));
+    // Below an AND its own arguments are the conjuncts; below an OR or a NOT
+    // an argument stands alone (or is an AND, which the call handles).
+    if (find_conjunction(arg, expr->boolop == AND_EXPR ? expr->args : NIL, args, by_content, found)) return true;
+  }
+  return false;
+}
+
+bool find_in(List* clauses, const List* args, bool by_content, List** found) {
+  ListCell* cell;
+  foreach (cell, clauses) {
+    if (find_conjunction(static_cast<Node*>(lfirst(cell)), clauses, args, by_content, found)) return true;
+  }
+  return false;
+}
+
+// The clauses ANDed with the clause of `args`: its innermost AND among
+// key_range_selectivity()'s clauses or the relation's restrictions, where the
+// relation's restrictions and its join clauses count as one AND (a
+// parameterized path applies both). NIL when it stands alone or is not found.
+List* conjunction_of(RelOptInfo* rel, const List* args, bool* top_level) {
+  List* found = NIL;
+  *top_level = false;
+  for (int pass = 0; pass < 2; ++pass) {
+    const bool by_content = pass == 1;
+    if (g_estimated_clauses != NIL && find_in(g_estimated_clauses, args, by_content, &found)) return found;
+    if (find_in(rel->baserestrictinfo, args, by_content, &found) || find_in(rel->joininfo, args, by_content, &found)) {
+      *top_level = found != NIL && (found == rel->baserestrictinfo || found == rel->joininfo);
+      return found;
+    }
+  }
+  return NIL;
+}
+
+// The lower bound on `var` among `conjuncts`, if one is estimated here: its
+// selectivity.
+bool lower_bound_in(PlannerInfo* root, const ExtensionObjects* objects, List* conjuncts, const List* args, Node* var,
+                    int var_relid, Oid collation, double* lower) {
+  ListCell* cell;
+  foreach (cell, conjuncts) {
+    Node* node = bare_clause(static_cast<Node*>(lfirst(cell)));
+    if (node == nullptr || !IsA(node, OpExpr)) continue;
+    OpExpr* op = reinterpret_cast<OpExpr*>(node);
+    bool is_greater, or_equal;
+    if (is_clause_of(op, args, false) || list_length(op->args) != 2 || !our_restriction(objects, op->opno, &is_greater, &or_equal)) {
+      continue;
+    }
+    const bool on_left = equal(without_relabel(static_cast<Node*>(linitial(op->args))), var);
+    const bool on_right = !on_left && equal(without_relabel(static_cast<Node*>(lsecond(op->args))), var);
+    if (!(on_left && is_greater) && !(on_right && !is_greater)) continue;  // not a lower bound on var
+    *lower = clause_selectivity(root, op->opno, op->args, var_relid, collation, is_greater, or_equal);
+    return true;
+  }
+  return false;
+}
+
 // Postgres estimates "x > a AND x < b" as one range (the two selectivities
 // added, minus one) only for operators whose estimator is its own
 // scalarltsel() & co.; for any other it multiplies them, which for a narrow
 // window in the middle of a table is off by orders of magnitude. So an upper
-// bound that finds a lower bound on the same column among the relation's
-// restrictions returns range / lower: multiplied by the lower bound's own
-// estimate, that is the range Postgres would have estimated.
-double range_share(PlannerInfo* root, List* args, int var_relid, Oid collation, Oid our_namespace,
+// bound ANDed with a lower bound on the same column (in the same AND: the
+// relation's restrictions, or one arm of an OR) returns range / lower:
+// multiplied by the lower bound's own estimate, that is the range Postgres
+// would have estimated.
+double range_share(PlannerInfo* root, const ExtensionObjects* objects, List* args, int var_relid, Oid collation,
                    double upper_selectivity) {
   VariableStatData vardata;
   Node* other;
@@ -210,31 +309,25 @@ double range_share(PlannerInfo* root, List* args, int var_relid, Oid collation, 
   if (varno == 0 || static_cast<int>(varno) >= root->simple_rel_array_size) return upper_selectivity;
   RelOptInfo* rel = root->simple_rel_array[varno];
   if (rel == nullptr) return upper_selectivity;
-  ListCell* cell;
-  foreach (cell, rel->baserestrictinfo) {
-    RestrictInfo* info = lfirst_node(RestrictInfo, cell);
-    if (!IsA(info->clause, OpExpr)) continue;
-    OpExpr* op = reinterpret_cast<OpExpr*>(info->clause);
-    bool is_greater, or_equal;
-    if (list_length(op->args) != 2 || !our_restriction(op->opno, our_namespace, &is_greater, &or_equal)) continue;
-    const bool on_left = equal(without_relabel(static_cast<Node*>(linitial(op->args))), var);
-    const bool on_right = !on_left && equal(without_relabel(static_cast<Node*>(lsecond(op->args))), var);
-    if (!(on_left && is_greater) && !(on_right && !is_greater)) continue;  // not a lower bound on var
-    const double lower =
-        clause_selectivity(root, op->opno, op->args, var_relid, collation, is_greater, or_equal);
-    double range;
-    if (lower == DEFAULT_INEQ_SEL || upper_selectivity == DEFAULT_INEQ_SEL) {
-      range = DEFAULT_RANGE_INEQ_SEL;  // as Postgres: no real estimate of either end
-    } else {
-      range = upper_selectivity + lower - 1.0 + null_fraction;
-      if (range <= 0.0) range = range < -0.01 ? DEFAULT_RANGE_INEQ_SEL : 1.0e-10;
-    }
-    if (lower <= 0.0) return upper_selectivity;
-    double share = range / lower;
-    CLAMP_PROBABILITY(share);
-    return share;
+  bool top_level;
+  List* conjuncts = conjunction_of(rel, args, &top_level);
+  double lower;
+  if (!lower_bound_in(root, objects, conjuncts, args, var, var_relid, collation, &lower) &&
+      !(top_level && lower_bound_in(root, objects, conjuncts == rel->baserestrictinfo ? rel->joininfo : rel->baserestrictinfo,
+                                    args, var, var_relid, collation, &lower))) {
+    return upper_selectivity;
   }
-  return upper_selectivity;
+  double range;
+  if (lower == DEFAULT_INEQ_SEL || upper_selectivity == DEFAULT_INEQ_SEL) {
+    range = DEFAULT_RANGE_INEQ_SEL;  // as Postgres: no real estimate of either end
+  } else {
+    range = upper_selectivity + lower - 1.0 + null_fraction;
+    if (range <= 0.0) range = range < -0.01 ? DEFAULT_RANGE_INEQ_SEL : 1.0e-10;
+  }
+  if (lower <= 0.0) return upper_selectivity;
+  double share = range / lower;
+  CLAMP_PROBABILITY(share);
+  return share;
 }
 
 Datum inequality_selectivity(FunctionCallInfo fcinfo, bool is_greater, bool or_equal) {
@@ -252,8 +345,8 @@ Datum inequality_selectivity(FunctionCallInfo fcinfo, bool is_greater, bool or_e
   ReleaseVariableStats(vardata);
   const bool is_upper_bound = var_on_left ? !is_greater : is_greater;
   if (!is_upper_bound) PG_RETURN_FLOAT8(selectivity);
-  PG_RETURN_FLOAT8(
-      range_share(root, args, var_relid, collation, get_func_namespace(fcinfo->flinfo->fn_oid), selectivity));
+  const ExtensionObjects* objects = extension_objects_of(fcinfo->flinfo->fn_oid);
+  PG_RETURN_FLOAT8(range_share(root, objects, args, var_relid, collation, selectivity));
 }
 
 }  // namespace
@@ -262,3 +355,20 @@ Datum ulid_tsid_scalarltsel(PG_FUNCTION_ARGS) { return inequality_selectivity(fc
 Datum ulid_tsid_scalarlesel(PG_FUNCTION_ARGS) { return inequality_selectivity(fcinfo, false, true); }
 Datum ulid_tsid_scalargtsel(PG_FUNCTION_ARGS) { return inequality_selectivity(fcinfo, true, false); }
 Datum ulid_tsid_scalargesel(PG_FUNCTION_ARGS) { return inequality_selectivity(fcinfo, true, true); }
+
+namespace ulid_tsid::pg {
+
+double key_range_selectivity(PlannerInfo* root, List* clauses) {
+  // The clauses are no relation's restrictions (yet): the estimators look for
+  // a range's other end among them. An ERROR leaves nothing behind.
+  g_estimated_clauses = clauses;
+  double selectivity = 0.0;
+  PG_TRY();
+  { selectivity = clauselist_selectivity(root, clauses, 0, JOIN_INNER, nullptr); }
+  PG_FINALLY();
+  { g_estimated_clauses = NIL; }
+  PG_END_TRY();
+  return selectivity;
+}
+
+}  // namespace ulid_tsid::pg

@@ -7,9 +7,11 @@
 // ulid_timestamp(id), so no support function of ours is ever asked. Instead:
 //  - ulid_timestamp(), tsid_timestamp() and uuidv7_timestamp() carry a support
 //    function that answers SupportRequestSimplify by leaving the call as it is
-//    and noting its own OID. The planner calls it while it simplifies the
-//    query's expressions, which loads this library, so the hook below is in
-//    place before paths are built, even for the first query of a session.
+//    and noting the extension it belongs to (extension_objects.hpp: its
+//    functions by OID, never by name). The planner calls it while it
+//    simplifies the query's expressions, which loads this library, so the
+//    hook below is in place before paths are built, even for the first query
+//    of a session.
 //  - A set_rel_pathlist_hook finds restriction clauses "time_fn(key) op t"
 //    (op one of < <= = >= >, either side, t free of the table's columns and
 //    of volatile functions), derives "key >= lower(t)", "key <= upper(t)" from
@@ -20,17 +22,20 @@
 //    are all decided by the predicate itself. A derived condition is a
 //    superset: it never drops a row the predicate keeps, and the bounds never
 //    raise an error.
-//  - The relation's row estimate takes each time predicate as its key range
-//    (the derived bounds, estimated by selectivity.cpp) instead of Postgres's
-//    default third of the table for an expression without statistics.
+//  - The relation's row estimate takes each time predicate, inside an OR or
+//    not, as its key range (the derived bounds, estimated by selectivity.cpp)
+//    instead of Postgres's default third of the table for an expression
+//    without statistics, partitions included. This is done in the same step,
+//    before the index paths with the derived conditions are built, so those
+//    carry it from the start; the paths Postgres built before (their costs do
+//    not depend on the row estimate, only their row counts do) and the sizes
+//    of a partition's parents get the new row count.
 #include "postgres_api.hpp"
 
 extern "C" {
 #include "access/stratnum.h"
-#include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
-#include "commands/defrem.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/pathnodes.h"
@@ -40,73 +45,53 @@ extern "C" {
 #include "optimizer/optimizer.h"
 #include "optimizer/paths.h"
 #include "optimizer/restrictinfo.h"
-#include "parser/parse_func.h"
 #include "utils/lsyscache.h"
+#include "utils/typcache.h"
 }
 
+#include "extension_objects.hpp"
+#include "selectivity.hpp"
 #include "time_predicates.hpp"
 
 extern "C" {
 PG_FUNCTION_INFO_V1(ulid_tsid_time_support);
 }
 
-namespace {
+using namespace ulid_tsid::pg;
 
-// The OIDs of our support function seen in this backend (one per database the
-// backend has used it in is plenty; a re-created extension adds one).
-constexpr int kMaxSupportOids = 4;
-Oid g_support_oids[kMaxSupportOids];
-int g_support_oid_count = 0;
+namespace {
 
 set_rel_pathlist_hook_type g_previous_hook = nullptr;
 
-void note_support_oid(Oid oid) {
-  for (int i = 0; i < g_support_oid_count; ++i) {
-    if (g_support_oids[i] == oid) return;
-  }
-  if (g_support_oid_count < kMaxSupportOids) {
-    g_support_oids[g_support_oid_count++] = oid;
-  } else {
-    g_support_oids[kMaxSupportOids - 1] = oid;
-  }
-}
+// "time_fn(key) <strategy> t", strategy read with time_fn(key) on the left.
+struct TimePredicate {
+  KeyKind kind;
+  Node* key;
+  int strategy;
+  Node* t;
+};
 
-bool is_our_time_function(Oid funcid) {
-  const RegProcedure support = get_func_support(funcid);
-  if (!OidIsValid(support)) return false;
-  for (int i = 0; i < g_support_oid_count; ++i) {
-    if (g_support_oids[i] == support) return true;
+// The kind of key `node` takes the time of, if it is a call of one of the
+// extension's time functions.
+bool match_time_call(const ExtensionObjects* objects, Node* node, KeyKind* kind, Node** key) {
+  if (node == nullptr || !IsA(node, FuncExpr)) return false;
+  FuncExpr* call = reinterpret_cast<FuncExpr*>(node);
+  if (list_length(call->args) != 1) return false;
+  for (int k = 0; k < kKeyKinds; ++k) {
+    if (call->funcid != objects->time_function[k] || !OidIsValid(call->funcid)) continue;
+    *kind = static_cast<KeyKind>(k);
+    *key = static_cast<Node*>(linitial(call->args));
+    return exprType(*key) == objects->key_type[k];
   }
   return false;
 }
 
-enum class KeyKind { kUlid, kTsid, kUuidv7 };
-
-// The call time_fn(key) if `node` is one: its key argument and the key's kind.
-bool match_time_call(Node* node, Node** key, KeyKind* kind) {
-  if (node == nullptr || !IsA(node, FuncExpr)) return false;
-  FuncExpr* call = reinterpret_cast<FuncExpr*>(node);
-  if (call->funcresulttype != TIMESTAMPTZOID || list_length(call->args) != 1) return false;
-  if (!is_our_time_function(call->funcid)) return false;
-  *key = static_cast<Node*>(linitial(call->args));
-  const Oid key_type = exprType(*key);
-  if (key_type == UUIDOID) {
-    *kind = KeyKind::kUuidv7;
-  } else if (get_typlen(key_type) == 16) {
-    *kind = KeyKind::kUlid;
-  } else if (get_typlen(key_type) == 8) {
-    *kind = KeyKind::kTsid;
-  } else {
-    return false;
-  }
-  return true;
-}
-
-// The btree strategy of a timestamptz comparison operator, else 0.
+// The btree strategy of a timestamptz comparison operator, else 0 (the type
+// cache keeps timestamptz's btree operator family).
 int timestamptz_strategy(Oid opno) {
-  const Oid opclass = GetDefaultOpClass(TIMESTAMPTZOID, BTREE_AM_OID);
-  if (!OidIsValid(opclass)) return 0;
-  return get_op_opfamily_strategy(opno, get_opclass_family(opclass));
+  const TypeCacheEntry* entry = lookup_type_cache(TIMESTAMPTZOID, TYPECACHE_BTREE_OPFAMILY);
+  if (!OidIsValid(entry->btree_opf)) return 0;
+  return get_op_opfamily_strategy(opno, entry->btree_opf);
 }
 
 int commuted(int strategy) {
@@ -119,19 +104,32 @@ int commuted(int strategy) {
   }
 }
 
-// key_type's btree comparison operator of `strategy` (its default opclass's).
-Oid key_operator(Oid key_type, int strategy) {
-  const Oid opclass = GetDefaultOpClass(key_type, BTREE_AM_OID);
-  if (!OidIsValid(opclass)) return InvalidOid;
-  return get_opfamily_member(get_opclass_family(opclass), key_type, key_type, static_cast<int16>(strategy));
-}
-
-// The bound function `name`(timestamptz) in the time function's own schema.
-Oid bound_function(Oid time_funcid, const char* name) {
-  char* schema = get_namespace_name(get_func_namespace(time_funcid));
-  if (schema == nullptr) return InvalidOid;
-  const Oid arg_type = TIMESTAMPTZOID;
-  return LookupFuncName(lappend(lappend(NIL, makeString(schema)), makeString(pstrdup(name))), 1, &arg_type, true);
+// Whether `clause` is a time predicate: an operator of timestamptz's btree
+// family between a time function's call and a time free of the table's
+// columns, of volatile functions and of subqueries.
+bool match_time_predicate(const ExtensionObjects* objects, Node* clause, TimePredicate* predicate) {
+  if (clause == nullptr || !IsA(clause, OpExpr)) return false;
+  OpExpr* op = reinterpret_cast<OpExpr*>(clause);
+  if (list_length(op->args) != 2) return false;
+  Node* left = static_cast<Node*>(linitial(op->args));
+  Node* right = static_cast<Node*>(lsecond(op->args));
+  bool time_on_left = true;
+  if (match_time_call(objects, left, &predicate->kind, &predicate->key)) {
+    predicate->t = right;
+  } else if (match_time_call(objects, right, &predicate->kind, &predicate->key)) {
+    predicate->t = left;
+    time_on_left = false;
+  } else {
+    return false;
+  }
+  Node* t = predicate->t;
+  if (exprType(t) != TIMESTAMPTZOID || contain_var_clause(t) || contain_volatile_functions(t) || contain_subplans(t)) {
+    return false;
+  }
+  const int strategy = timestamptz_strategy(op->opno);
+  if (strategy == 0) return false;
+  predicate->strategy = time_on_left ? strategy : commuted(strategy);
+  return true;
 }
 
 Expr* compare(Oid opno, Node* key, Expr* bound) {
@@ -146,42 +144,75 @@ Expr* bound_call(Oid bound_fn, Oid bound_type, Oid key_type, Node* t) {
   return reinterpret_cast<Expr*>(makeRelabelType(call, key_type, -1, InvalidOid, COERCE_IMPLICIT_CAST));
 }
 
-// The index condition implied by "time_fn(key) <strategy> t", or null.
-Expr* derive_condition(Oid time_funcid, KeyKind kind, Node* key, int strategy, Node* t, bool with_negative_tsids) {
-  const char* prefix = kind == KeyKind::kUlid ? "ulid" : (kind == KeyKind::kTsid ? "tsid" : "uuidv7");
-  const Oid bound_type = exprType(key);
+// What a time predicate comes down to on its key: `range`, the key's range
+// of the times it keeps, for the estimate; `index_condition`, the range with
+// the negative tsids a late time can also hold, for the index scan.
+struct KeyRange {
+  Expr* range;
+  Expr* index_condition;
+};
+
+bool derive_key_range(const ExtensionObjects* objects, const TimePredicate& predicate, KeyRange* out) {
+  const Oid bound_type = objects->key_type[predicate.kind];
+  Node* key = predicate.key;
   // A bigint key read as a tsid (tsid_timestamp(id::tsid), the cast being a
   // relabeling): the conditions go on the bigint, with bigint's operators.
-  if (kind == KeyKind::kTsid && IsA(key, RelabelType) &&
+  if (predicate.kind == kTsidKey && IsA(key, RelabelType) &&
       exprType(reinterpret_cast<Node*>(reinterpret_cast<RelabelType*>(key)->arg)) == INT8OID) {
     key = reinterpret_cast<Node*>(reinterpret_cast<RelabelType*>(key)->arg);
   }
   const Oid key_type = exprType(key);
-  const Oid ge = key_operator(key_type, BTGreaterEqualStrategyNumber);
-  const Oid le = key_operator(key_type, BTLessEqualStrategyNumber);
-  const Oid lt = key_operator(key_type, BTLessStrategyNumber);
-  const Oid lower_fn = bound_function(time_funcid, psprintf("%s_lower_bound_clamped", prefix));
-  const Oid upper_fn = bound_function(time_funcid, psprintf("%s_upper_bound_clamped", prefix));
+  // The key type's btree operators, from the type cache's operator family.
+  const TypeCacheEntry* entry = lookup_type_cache(key_type, TYPECACHE_BTREE_OPFAMILY);
+  if (!OidIsValid(entry->btree_opf)) return false;
+  const Oid ge = get_opfamily_member(entry->btree_opf, key_type, key_type, BTGreaterEqualStrategyNumber);
+  const Oid le = get_opfamily_member(entry->btree_opf, key_type, key_type, BTLessEqualStrategyNumber);
+  const Oid lt = get_opfamily_member(entry->btree_opf, key_type, key_type, BTLessStrategyNumber);
+  const Oid lower_fn = objects->lower_bound_clamped[predicate.kind];
+  const Oid upper_fn = objects->upper_bound_clamped[predicate.kind];
   if (!OidIsValid(ge) || !OidIsValid(le) || !OidIsValid(lt) || !OidIsValid(lower_fn) || !OidIsValid(upper_fn)) {
-    return nullptr;
+    return false;
   }
+  const int strategy = predicate.strategy;
   const bool wants_lower = strategy == BTGreaterStrategyNumber || strategy == BTGreaterEqualStrategyNumber ||
                            strategy == BTEqualStrategyNumber;
   const bool wants_upper = strategy == BTLessStrategyNumber || strategy == BTLessEqualStrategyNumber ||
                            strategy == BTEqualStrategyNumber;
   List* parts = NIL;
-  if (wants_lower) parts = lappend(parts, compare(ge, key, bound_call(lower_fn, bound_type, key_type, t)));
-  if (wants_upper) parts = lappend(parts, compare(le, key, bound_call(upper_fn, bound_type, key_type, t)));
-  if (parts == NIL) return nullptr;
-  Expr* range = list_length(parts) == 1 ? static_cast<Expr*>(linitial(parts)) : make_andclause(parts);
+  if (wants_lower) parts = lappend(parts, compare(ge, key, bound_call(lower_fn, bound_type, key_type, predicate.t)));
+  if (wants_upper) parts = lappend(parts, compare(le, key, bound_call(upper_fn, bound_type, key_type, predicate.t)));
+  if (parts == NIL) return false;
+  out->range = list_length(parts) == 1 ? static_cast<Expr*>(linitial(parts)) : make_andclause(parts);
+  out->index_condition = out->range;
   // A negative tsid sorts before every bound above yet has a time after 2089:
   // wherever a late time can satisfy the predicate, such keys are added.
-  if (with_negative_tsids && kind == KeyKind::kTsid && wants_lower) {
+  if (predicate.kind == kTsidKey && wants_lower) {
     Expr* zero = reinterpret_cast<Expr*>(
         makeConst(key_type, -1, InvalidOid, sizeof(int64), Int64GetDatum(0), false, FLOAT8PASSBYVAL));
-    range = make_orclause(lappend(lappend(NIL, range), compare(lt, key, zero)));
+    out->index_condition = make_orclause(lappend(lappend(NIL, out->range), compare(lt, key, zero)));
   }
-  return range;
+  return true;
+}
+
+// `clause` with each time predicate in it, at any depth of AND, OR and NOT,
+// replaced by its key range; null when it holds none.
+Expr* as_key_ranges(const ExtensionObjects* objects, Node* clause) {
+  TimePredicate predicate;
+  KeyRange range;
+  if (match_time_predicate(objects, clause, &predicate)) {
+    return derive_key_range(objects, predicate, &range) ? range.range : nullptr;
+  }
+  if (clause == nullptr || !IsA(clause, BoolExpr)) return nullptr;
+  BoolExpr* expr = reinterpret_cast<BoolExpr*>(clause);
+  List* args = NIL;
+  bool changed = false;
+  ListCell* cell;
+  foreach (cell, expr->args) {
+    Expr* arg = as_key_ranges(objects, static_cast<Node*>(lfirst(cell)));
+    changed = changed || arg != nullptr;
+    args = lappend(args, arg != nullptr ? arg : lfirst(cell));
+  }
+  return changed ? makeBoolExpr(expr->boolop, args, expr->location) : nullptr;
 }
 
 RestrictInfo* restrict_info(PlannerInfo* root, Expr* clause, const RestrictInfo* original) {
@@ -206,67 +237,56 @@ List* append_conjuncts(PlannerInfo* root, List* list, Expr* condition, const Res
   return list;
 }
 
-// Derived index conditions for the time predicates among `rel`'s restrictions;
-// *for_estimate gets the restrictions with each such predicate replaced by
-// its key range (without the negative tsids, which only widen the scan).
-List* derived_conditions(PlannerInfo* root, RelOptInfo* rel, List** for_estimate) {
-  List* derived = NIL;
-  *for_estimate = NIL;
+// `rel`'s restrictions read once: `index_conditions`, the key ranges of its
+// time predicates (each one a restriction of its own) as index conditions;
+// `for_estimate`, the restrictions with every time predicate replaced by its
+// key range. Both NIL when there is no time predicate.
+struct Derived {
+  List* index_conditions;
+  List* for_estimate;
+};
+
+Derived derive(PlannerInfo* root, const ExtensionObjects* objects, RelOptInfo* rel) {
+  Derived derived = {NIL, NIL};
+  bool any = false;
   ListCell* cell;
   foreach (cell, rel->baserestrictinfo) {
     RestrictInfo* info = lfirst_node(RestrictInfo, cell);
-    *for_estimate = lappend(*for_estimate, info);
-    if (info->pseudoconstant || !IsA(info->clause, OpExpr)) continue;
-    OpExpr* op = reinterpret_cast<OpExpr*>(info->clause);
-    if (list_length(op->args) != 2) continue;
-    Node* left = static_cast<Node*>(linitial(op->args));
-    Node* right = static_cast<Node*>(lsecond(op->args));
-    Node* key = nullptr;
-    KeyKind kind;
-    Node* t;
-    Node* call;
-    bool time_on_left;
-    if (match_time_call(left, &key, &kind)) {
-      call = left;
-      t = right;
-      time_on_left = true;
-    } else if (match_time_call(right, &key, &kind)) {
-      call = right;
-      t = left;
-      time_on_left = false;
+    TimePredicate predicate;
+    KeyRange range;
+    Expr* estimated = nullptr;
+    if (info->pseudoconstant) {
+      // a constant condition: nothing to derive
+    } else if (match_time_predicate(objects, reinterpret_cast<Node*>(info->clause), &predicate)) {
+      if (derive_key_range(objects, predicate, &range)) {
+        derived.index_conditions = append_conjuncts(root, derived.index_conditions, range.index_condition, info);
+        estimated = range.range;
+      }
     } else {
-      continue;
+      estimated = as_key_ranges(objects, reinterpret_cast<Node*>(info->clause));
     }
-    if (exprType(t) != TIMESTAMPTZOID || contain_var_clause(t) || contain_volatile_functions(t) ||
-        contain_subplans(t)) {
-      continue;
+    if (estimated != nullptr) {
+      derived.for_estimate = append_conjuncts(root, derived.for_estimate, estimated, info);
+      any = true;
+    } else {
+      derived.for_estimate = lappend(derived.for_estimate, info);
     }
-    int strategy = timestamptz_strategy(op->opno);
-    if (strategy == 0) continue;
-    if (!time_on_left) strategy = commuted(strategy);
-    const Oid time_funcid = reinterpret_cast<FuncExpr*>(call)->funcid;
-    Expr* condition = derive_condition(time_funcid, kind, key, strategy, t, true);
-    if (condition == nullptr) continue;
-    derived = append_conjuncts(root, derived, condition, info);
-    *for_estimate = list_delete_last(*for_estimate);
-    *for_estimate = append_conjuncts(root, *for_estimate, derive_condition(time_funcid, kind, key, strategy, t, false), info);
   }
+  if (!any) derived.for_estimate = NIL;
   return derived;
 }
 
 // The row estimate of `rel` with its time predicates estimated as the key
 // ranges they come down to (Postgres has no statistics on ulid_timestamp(id)
 // and would take a third of the table for each), carried over to the paths
-// built so far. Appendrel members are left alone: their parent's size is
-// already summed up.
+// built so far (their costs do not depend on it) and, for an appendrel member
+// (a partition, a UNION ALL arm), to the sizes of its parents, which are the
+// sums of their members' and were added up before any path was built.
 void estimate_as_key_ranges(PlannerInfo* root, RelOptInfo* rel, List* for_estimate) {
-  if (rel->reloptkind != RELOPT_BASEREL || rel->rows <= 0) return;
-  // The key estimators look for a range's other end among these.
-  List* restrictions = rel->baserestrictinfo;
-  rel->baserestrictinfo = for_estimate;
-  const double rows = clamp_row_est(rel->tuples * clauselist_selectivity(root, for_estimate, 0, JOIN_INNER, nullptr));
-  rel->baserestrictinfo = restrictions;
-  const double ratio = rows / rel->rows;
+  if (rel->rows <= 0) return;
+  const double rows = clamp_row_est(rel->tuples * key_range_selectivity(root, for_estimate));
+  const double old_rows = rel->rows;
+  const double ratio = rows / old_rows;
   rel->rows = rows;
   ListCell* cell;
   foreach (cell, rel->pathlist) {
@@ -281,6 +301,35 @@ void estimate_as_key_ranges(PlannerInfo* root, RelOptInfo* rel, List* for_estima
     ParamPathInfo* info = static_cast<ParamPathInfo*>(lfirst(cell));
     info->ppi_rows = clamp_row_est(info->ppi_rows * ratio);
   }
+  if (rel->reloptkind != RELOPT_OTHER_MEMBER_REL || root->append_rel_array == nullptr) return;
+  Index relid = rel->relid;
+  while (root->append_rel_array[relid] != nullptr) {
+    relid = root->append_rel_array[relid]->parent_relid;
+    RelOptInfo* parent = root->simple_rel_array[relid];
+    if (parent == nullptr) break;
+    parent->rows = clamp_row_est(parent->rows + rows - old_rows);
+  }
+}
+
+// Index paths with the derived conditions taking part in index matching
+// only: the filter (the restrictions at plan creation) is the time
+// predicates themselves. Index matching reads each index's own copy of the
+// restrictions (indrestrictinfo), OR clauses the relation's.
+void add_index_paths(PlannerInfo* root, RelOptInfo* rel, List* index_conditions) {
+  List* restrictions = rel->baserestrictinfo;
+  rel->baserestrictinfo = list_concat(list_copy(restrictions), index_conditions);
+  ListCell* cell;
+  foreach (cell, rel->indexlist) {
+    IndexOptInfo* index = lfirst_node(IndexOptInfo, cell);
+    index->indrestrictinfo = list_concat(list_copy(index->indrestrictinfo), index_conditions);
+  }
+  create_index_paths(root, rel);
+  foreach (cell, rel->indexlist) {
+    IndexOptInfo* index = lfirst_node(IndexOptInfo, cell);
+    index->indrestrictinfo =
+        list_truncate(index->indrestrictinfo, list_length(index->indrestrictinfo) - list_length(index_conditions));
+  }
+  rel->baserestrictinfo = restrictions;
 }
 
 void add_time_index_paths(PlannerInfo* root, RelOptInfo* rel, Index rti, RangeTblEntry* rte) {
@@ -288,30 +337,15 @@ void add_time_index_paths(PlannerInfo* root, RelOptInfo* rel, Index rti, RangeTb
   // Plain tables and materialized views only: a partitioned or inheritance
   // parent (rte->inh) is scanned through its children, which come here each,
   // and its index list may hold partitioned indexes, which cannot be scanned.
-  if (g_support_oid_count == 0 || rte->rtekind != RTE_RELATION || rte->inh || rel->indexlist == NIL) return;
+  if (rte->rtekind != RTE_RELATION || rte->inh || rel->baserestrictinfo == NIL) return;
   if (rte->relkind != RELKIND_RELATION && rte->relkind != RELKIND_MATVIEW) return;
   if (rel->reloptkind != RELOPT_BASEREL && rel->reloptkind != RELOPT_OTHER_MEMBER_REL) return;
-  List* for_estimate;
-  List* derived = derived_conditions(root, rel, &for_estimate);
-  if (derived == NIL) return;
-  estimate_as_key_ranges(root, rel, for_estimate);
-  // The derived clauses take part in index matching only: the filter (the
-  // restrictions at plan creation) is the time predicates themselves.
-  // Index matching reads each index's own copy of the restrictions
-  // (indrestrictinfo), OR clauses the relation's.
-  List* restrictions = rel->baserestrictinfo;
-  rel->baserestrictinfo = list_concat(list_copy(restrictions), derived);
-  ListCell* cell;
-  foreach (cell, rel->indexlist) {
-    IndexOptInfo* index = lfirst_node(IndexOptInfo, cell);
-    index->indrestrictinfo = list_concat(list_copy(index->indrestrictinfo), derived);
-  }
-  create_index_paths(root, rel);
-  foreach (cell, rel->indexlist) {
-    IndexOptInfo* index = lfirst_node(IndexOptInfo, cell);
-    index->indrestrictinfo = list_truncate(index->indrestrictinfo, list_length(index->indrestrictinfo) - list_length(derived));
-  }
-  rel->baserestrictinfo = restrictions;
+  const ExtensionObjects* objects = known_extension_objects();
+  if (objects == nullptr) return;
+  const Derived derived = derive(root, objects, rel);
+  if (derived.for_estimate == NIL) return;
+  estimate_as_key_ranges(root, rel, derived.for_estimate);
+  if (derived.index_conditions != NIL && rel->indexlist != NIL) add_index_paths(root, rel, derived.index_conditions);
 }
 
 }  // namespace
@@ -328,6 +362,6 @@ void install_time_predicate_hook() {
 // Support function of the time functions: see the top of this file.
 Datum ulid_tsid_time_support(PG_FUNCTION_ARGS) {
   Node* request = reinterpret_cast<Node*>(PG_GETARG_POINTER(0));
-  if (IsA(request, SupportRequestSimplify)) note_support_oid(fcinfo->flinfo->fn_oid);
+  if (IsA(request, SupportRequestSimplify)) extension_objects_of(fcinfo->flinfo->fn_oid);
   return static_cast<Datum>(0);  // no replacement: the call stays as it is
 }

@@ -1,5 +1,6 @@
 // Conversions between timestamptz (microseconds since 2000-01-01) and the Unix
-// milliseconds that every key here stores.
+// milliseconds that every key here stores, and the key bounds of a time
+// (ulid_lower_bound() and kin, and the planner's clamped ones) built on them.
 #pragma once
 
 #include "postgres_api.hpp"
@@ -15,14 +16,24 @@ inline TimestampTz timestamptz_from_unix_ms(int64 ms) {
   return ms * 1000 - kUnixEpochInPgMicros;
 }
 
-// Unix milliseconds of `ts`, rounded down, checked against [min_ms, max_ms];
-// anything else (infinity included) is ERROR 22003 naming `what`.
-int64 unix_ms_from_timestamptz(TimestampTz ts, int64 min_ms, int64 max_ms, const char* what);
+// What a time outside a key's range becomes: ERROR 22003 naming the key type
+// (the SQL functions), or the range's first or last millisecond (the
+// planner's bounds, which must never fail where the predicate does not).
+enum class OutOfRange { kError, kClamp };
 
-// ulid_lower_bound() and its kin for the 16-byte keys: the smallest (or, with
-// `upper`, largest) value that `bound` writes for the millisecond of the
-// timestamptz argument, which must lie in 1970..10889 (ERROR 22003 naming `what`).
+// Unix milliseconds of `ts`, rounded down, within [min_ms, max_ms]; infinity
+// counts as outside. `what` names the key type in the error.
+int64 unix_ms_from_timestamptz(TimestampTz ts, int64 min_ms, int64 max_ms, OutOfRange out_of_range,
+                               const char* what);
+
+// The bound of the 16-byte keys (ulid, uuidv7) for the millisecond of the
+// timestamptz argument (1970..10889): the smallest, or with `upper` the
+// largest, value `bound` writes for it.
 Datum uuid_bound_of(FunctionCallInfo fcinfo, void (*bound)(std::uint64_t ms, bool upper, std::uint8_t out[16]),
-                    bool upper, const char* what);
+                    bool upper, OutOfRange out_of_range, const char* what);
+
+// The same for tsid, whose times run from 2020 to the last millisecond of
+// `max_ms` after its epoch.
+Datum tsid_bound_of(FunctionCallInfo fcinfo, bool upper, std::uint64_t max_ms, OutOfRange out_of_range);
 
 }  // namespace ulid_tsid::pg

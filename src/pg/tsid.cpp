@@ -129,13 +129,6 @@ int node_bits_arg(FunctionCallInfo fcinfo, int n) {
   return bits;
 }
 
-Datum tsid_bound_of(FunctionCallInfo fcinfo, bool upper) {
-  const int64 unix_ms = unix_ms_from_timestamptz(
-      PG_GETARG_TIMESTAMPTZ(0), kTsidEpochUnixMs, kTsidEpochUnixMs + static_cast<int64>(kTsidMaxMs), "tsid");
-  const std::uint64_t ms = static_cast<std::uint64_t>(unix_ms - kTsidEpochUnixMs);
-  PG_RETURN_INT64(static_cast<int64>(tsid_bound(ms, upper)));
-}
-
 }  // namespace
 
 namespace ulid_tsid::pg {
@@ -154,7 +147,7 @@ void define_tsid_settings() {
 
 }  // namespace ulid_tsid::pg
 
-// Text to tsid: 1 to 13 Crockford characters, any case, I/L/O read as 1/1/0.
+// Text to tsid: 13 Crockford characters, any case, I/L/O read as 1/1/0.
 Datum tsid_in(PG_FUNCTION_ARGS) {
   const char* text = PG_GETARG_CSTRING(0);
   const std::size_t length = strlen(text);
@@ -180,8 +173,8 @@ Datum tsid_timestamp(PG_FUNCTION_ARGS) {
   PG_RETURN_TIMESTAMPTZ(timestamptz_from_unix_ms(tsid_unix_ms(tsid_arg(fcinfo, 0))));
 }
 
-Datum tsid_lower_bound(PG_FUNCTION_ARGS) { return tsid_bound_of(fcinfo, false); }
-Datum tsid_upper_bound(PG_FUNCTION_ARGS) { return tsid_bound_of(fcinfo, true); }
+Datum tsid_lower_bound(PG_FUNCTION_ARGS) { return tsid_bound_of(fcinfo, false, kTsidMaxMs, OutOfRange::kError); }
+Datum tsid_upper_bound(PG_FUNCTION_ARGS) { return tsid_bound_of(fcinfo, true, kTsidMaxMs, OutOfRange::kError); }
 
 // The node id and the counter of a tsid read with `node_bits` node bits.
 Datum tsid_node(PG_FUNCTION_ARGS) {

@@ -75,10 +75,10 @@ Datum ulid_timestamp(PG_FUNCTION_ARGS) {
 }
 
 // The smallest ulid of the timestamp's millisecond (random part all zeros).
-Datum ulid_lower_bound(PG_FUNCTION_ARGS) { return uuid_bound_of(fcinfo, ulid_bound, false, "ulid"); }
+Datum ulid_lower_bound(PG_FUNCTION_ARGS) { return uuid_bound_of(fcinfo, ulid_bound, false, OutOfRange::kError, "ulid"); }
 
 // The largest ulid of the timestamp's millisecond (random part all ones).
-Datum ulid_upper_bound(PG_FUNCTION_ARGS) { return uuid_bound_of(fcinfo, ulid_bound, true, "ulid"); }
+Datum ulid_upper_bound(PG_FUNCTION_ARGS) { return uuid_bound_of(fcinfo, ulid_bound, true, OutOfRange::kError, "ulid"); }
 
 // min() and max() transition functions.
 Datum ulid_smaller(PG_FUNCTION_ARGS) {

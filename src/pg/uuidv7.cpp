@@ -85,7 +85,7 @@ Datum uuidv7_shifted(FunctionCallInfo fcinfo, bool pg18_errors) {
                     errdetail("UUID version 7 supports timestamps from 1970-01-01 to approximately year 10889.")));
   }
   // ERROR 22003 outside 1970..10889, naming the instant.
-  const int64 shifted_ms = unix_ms_from_timestamptz(ts, 0, static_cast<int64>(kMax48BitMs), "uuidv7");
+  const int64 shifted_ms = unix_ms_from_timestamptz(ts, 0, static_cast<int64>(kMax48BitMs), OutOfRange::kError, "uuidv7");
   const int64 shifted_us = ts + kUnixEpochInPgMicros;
   const auto sub_ms_ns = static_cast<std::uint32_t>((shifted_us - shifted_ms * 1000) * 1000 + now.sub_ms_ns % 1000);
   return uuid_from_tick(clock_tick<kUuidv7FractionBits>(static_cast<std::uint64_t>(shifted_ms), sub_ms_ns));
@@ -99,8 +99,8 @@ Datum ulid_tsid_uuidv7_shifted(PG_FUNCTION_ARGS) { return uuidv7_shifted(fcinfo,
 // uuidv7(interval) since 0.4.0: the same value, PostgreSQL 18.6's errors.
 Datum ulid_tsid_uuidv7_shifted_pg18(PG_FUNCTION_ARGS) { return uuidv7_shifted(fcinfo, true); }
 
-Datum uuidv7_lower_bound(PG_FUNCTION_ARGS) { return uuid_bound_of(fcinfo, uuidv7_bound, false, "uuidv7"); }
-Datum uuidv7_upper_bound(PG_FUNCTION_ARGS) { return uuid_bound_of(fcinfo, uuidv7_bound, true, "uuidv7"); }
+Datum uuidv7_lower_bound(PG_FUNCTION_ARGS) { return uuid_bound_of(fcinfo, uuidv7_bound, false, OutOfRange::kError, "uuidv7"); }
+Datum uuidv7_upper_bound(PG_FUNCTION_ARGS) { return uuid_bound_of(fcinfo, uuidv7_bound, true, OutOfRange::kError, "uuidv7"); }
 
 // PostgreSQL 17's uuid_extract_timestamp(): versions 1 and 7 of the RFC variant.
 Datum ulid_tsid_uuid_extract_timestamp(PG_FUNCTION_ARGS) {

@@ -1,6 +1,6 @@
 -- ulid_tsid: time-sortable primary keys (ULID, TSID, UUIDv7) for PostgreSQL.
 --
--- Built from src/sql/*.sql by the Makefile. The extension is trusted, so this
+-- Built from src/sql/ by the Makefile. The extension is trusted, so this
 -- script runs as the bootstrap superuser for any role with CREATE on the
 -- database, under the search path pg_catalog, target schema, pg_temp, where a
 -- role may have planted functions and operators. So: every function and

@@ -65,19 +65,19 @@ CREATE OPERATOR <> (
 );
 CREATE OPERATOR < (
     LEFTARG = tsid, RIGHTARG = tsid, FUNCTION = tsid_lt,
-    COMMUTATOR = >, NEGATOR = >=, RESTRICT = pg_catalog.scalarltsel, JOIN = pg_catalog.scalarltjoinsel
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = ulid_tsid_scalarltsel, JOIN = pg_catalog.scalarltjoinsel
 );
 CREATE OPERATOR <= (
     LEFTARG = tsid, RIGHTARG = tsid, FUNCTION = tsid_le,
-    COMMUTATOR = >=, NEGATOR = >, RESTRICT = pg_catalog.scalarlesel, JOIN = pg_catalog.scalarlejoinsel
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = ulid_tsid_scalarlesel, JOIN = pg_catalog.scalarlejoinsel
 );
 CREATE OPERATOR > (
     LEFTARG = tsid, RIGHTARG = tsid, FUNCTION = tsid_gt,
-    COMMUTATOR = <, NEGATOR = <=, RESTRICT = pg_catalog.scalargtsel, JOIN = pg_catalog.scalargtjoinsel
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = ulid_tsid_scalargtsel, JOIN = pg_catalog.scalargtjoinsel
 );
 CREATE OPERATOR >= (
     LEFTARG = tsid, RIGHTARG = tsid, FUNCTION = tsid_ge,
-    COMMUTATOR = <=, NEGATOR = <, RESTRICT = pg_catalog.scalargesel, JOIN = pg_catalog.scalargejoinsel
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = ulid_tsid_scalargesel, JOIN = pg_catalog.scalargejoinsel
 );
 COMMENT ON FUNCTION tsid_eq(tsid, tsid) IS 'implementation of = for tsid (int8''s)';
 COMMENT ON FUNCTION tsid_ne(tsid, tsid) IS 'implementation of <> for tsid (int8''s)';
@@ -134,7 +134,7 @@ COMMENT ON AGGREGATE min(tsid) IS 'smallest (oldest) tsid';
 COMMENT ON AGGREGATE max(tsid) IS 'largest (newest) tsid';
 
 -- Taking a TSID apart.
-CREATE FUNCTION tsid_timestamp(tsid) RETURNS timestamptz
+CREATE FUNCTION tsid_timestamp(tsid) RETURNS timestamptz SUPPORT ulid_tsid_time_support
     AS 'MODULE_PATHNAME', 'tsid_timestamp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION tsid_lower_bound(timestamptz) RETURNS tsid
     AS 'MODULE_PATHNAME', 'tsid_lower_bound' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

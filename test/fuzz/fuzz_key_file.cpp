@@ -1,7 +1,14 @@
 // Fuzzes parse_hex_key, the public-ID key file's content parser, against an
 // independent reading of the rule: accepted exactly when the input, white
 // space trimmed at both ends, is 64 hexadecimal digits; then the key is those
-// digits' bytes, and otherwise the key is left all zeros.
+// digits' bytes, and otherwise the key is left all zeros. Then the same bytes
+// as a real file (mode 0600) through read_key_file, which opens it without
+// blocking and checks it on the descriptor: the same answer for a file of at
+// most 256 bytes, kMalformed for a longer one.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cctype>
 #include <cstddef>
 #include <cstdint>
@@ -19,6 +26,24 @@ int Nibble(char c) {
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
+}
+
+// One file per process, rewritten for each input, removed at exit.
+char g_dir[] = "/tmp/ulid_tsid_fuzz_key.XXXXXX";
+char g_path[64] = {};
+
+void RemoveKeyFile() {
+  unlink(g_path);
+  rmdir(g_dir);
+}
+
+const char* KeyPath() {
+  if (g_path[0] == '\0') {
+    if (mkdtemp(g_dir) == nullptr) std::abort();
+    std::snprintf(g_path, sizeof g_path, "%s/key", g_dir);
+    std::atexit(RemoveKeyFile);
+  }
+  return g_path;
 }
 
 }  // namespace
@@ -42,5 +67,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FUZZ_CHECK(ok == expected);
   if (!ok) std::memset(want, 0, sizeof want);
   FUZZ_CHECK(std::memcmp(key, want, sizeof key) == 0);
+
+  const int fd = open(KeyPath(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  FUZZ_CHECK(fd >= 0);
+  FUZZ_CHECK(size == 0 || write(fd, data, size) == static_cast<ssize_t>(size));
+  close(fd);
+  std::uint8_t from_file[32];
+  std::memset(from_file, 0xAA, sizeof from_file);
+  const auto status = ulid_tsid::read_key_file(KeyPath(), static_cast<unsigned>(geteuid()), from_file, sizeof from_file);
+  if (size > 256) {
+    FUZZ_CHECK(status.error == ulid_tsid::KeyFileError::kMalformed);
+  } else {
+    FUZZ_CHECK(status.ok() == ok);
+    FUZZ_CHECK(ok || status.error == ulid_tsid::KeyFileError::kMalformed);
+  }
+  FUZZ_CHECK(std::memcmp(from_file, status.ok() ? want : key, sizeof from_file) == 0);
   return 0;
 }

@@ -2,12 +2,15 @@
 // is refused, on real files in a temporary directory.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <future>
 #include <string>
 
 #include "key_file.hpp"
@@ -117,8 +120,42 @@ TEST_F(KeyFile, MissingFileDirectoryAndBadContent) {
   }
 }
 
+// A FIFO must be refused at once: a blocking open() of one waits for a writer
+// forever, in a backend that no cancel or terminate can reach. The read runs
+// in another thread; if it has not returned after 5 s, the test opens the FIFO
+// for writing (which releases the reader) and fails.
+TEST_F(KeyFile, FifoIsRefusedWithoutBlocking) {
+  const std::string path = dir_ + "/fifo";
+  ASSERT_EQ(mkfifo(path.c_str(), 0600), 0);
+  std::uint8_t key[32];
+  auto read = std::async(std::launch::async, [&] { return read_key_file(path.c_str(), geteuid(), key, 32); });
+  const bool returned = read.wait_for(std::chrono::seconds(5)) == std::future_status::ready;
+  if (!returned) {
+    const int writer = open(path.c_str(), O_WRONLY);  // unblocks the reader
+    close(writer);
+  }
+  const auto status = read.get();
+  ASSERT_TRUE(returned) << "read_key_file() blocked on a FIFO";
+  EXPECT_EQ(status.error, KeyFileError::kNotRegularFile);
+  EXPECT_TRUE(IsZero(key));
+}
+
+// The key file is the file itself: a symbolic link (even to a good key file) is
+// refused, so that whoever can write the link's directory cannot point it at
+// another key the server's user owns (another database's, say).
+TEST_F(KeyFile, SymbolicLinkIsRefused) {
+  const std::string target = Write("key", kHex, 0600);
+  const std::string link = dir_ + "/link";
+  ASSERT_EQ(symlink(target.c_str(), link.c_str()), 0);
+  for (auto& b : key_) b = 0xAA;
+  const auto status = read_key_file(link.c_str(), geteuid(), key_, 32);
+  EXPECT_EQ(status.error, KeyFileError::kSymbolicLink) << "a symbolic link was followed";
+  EXPECT_TRUE(IsZero(key_));
+  ASSERT_TRUE(read_key_file(target.c_str(), geteuid(), key_, 32).ok());  // the target itself is fine
+}
+
 TEST(KeyFileMessage, NeverEmpty) {
-  for (int e = 0; e <= static_cast<int>(KeyFileError::kMalformed); ++e) {
+  for (int e = 0; e <= static_cast<int>(KeyFileError::kSymbolicLink); ++e) {
     EXPECT_GT(std::string(ulid_tsid::key_file_error_message(static_cast<KeyFileError>(e))).size(), 5u);
   }
 }
