@@ -19,6 +19,7 @@ extern "C" {
 PG_FUNCTION_INFO_V1(ulid_tsid_uuidv7);
 PG_FUNCTION_INFO_V1(ulid_tsid_uuidv7_shifted);
 PG_FUNCTION_INFO_V1(ulid_tsid_uuidv7_shifted_pg18);
+PG_FUNCTION_INFO_V1(ulid_tsid_compat_timestamptz_to_v7);
 PG_FUNCTION_INFO_V1(uuidv7_lower_bound);
 PG_FUNCTION_INFO_V1(uuidv7_upper_bound);
 PG_FUNCTION_INFO_V1(ulid_tsid_uuid_extract_timestamp);
@@ -101,6 +102,18 @@ Datum ulid_tsid_uuidv7_shifted_pg18(PG_FUNCTION_ARGS) { return uuidv7_shifted(fc
 
 Datum uuidv7_lower_bound(PG_FUNCTION_ARGS) { return uuid_bound_of(fcinfo, uuidv7_bound, false, OutOfRange::kError, "uuidv7"); }
 Datum uuidv7_upper_bound(PG_FUNCTION_ARGS) { return uuid_bound_of(fcinfo, uuidv7_bound, true, OutOfRange::kError, "uuidv7"); }
+
+// pg_uuidv7's uuid_timestamptz_to_v7(t, zero), for ulid_tsid_compat: a version-7
+// UUID of t (its microseconds in rand_a's fraction, as uuidv7() writes them) with
+// fresh random bits, or with `zero` the smallest of t's millisecond (zero bits).
+Datum ulid_tsid_compat_timestamptz_to_v7(PG_FUNCTION_ARGS) {
+  if (PG_GETARG_BOOL(1)) return uuidv7_lower_bound(fcinfo);
+  const TimestampTz ts = PG_GETARG_TIMESTAMPTZ(0);
+  const int64 ms = unix_ms_from_timestamptz(ts, 0, static_cast<int64>(kMax48BitMs), OutOfRange::kError, "uuidv7");
+  const int64 us = ts + kUnixEpochInPgMicros;
+  const auto sub_ms_ns = static_cast<std::uint32_t>((us - ms * 1000) * 1000);
+  return uuid_from_tick(clock_tick<kUuidv7FractionBits>(static_cast<std::uint64_t>(ms), sub_ms_ns));
+}
 
 // PostgreSQL 17's uuid_extract_timestamp(): versions 1 and 7 of the RFC variant.
 Datum ulid_tsid_uuid_extract_timestamp(PG_FUNCTION_ARGS) {
