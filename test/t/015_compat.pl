@@ -87,5 +87,30 @@ CREATE SCHEMA keys; CREATE EXTENSION ulid_tsid SCHEMA keys; CREATE SCHEMA compat
 is(q1('other_ulid', q{SELECT pg_typeof(public.gen_ulid()), pg_typeof(compat.gen_ulid()), pg_typeof(compat.gen_monotonic_ulid())}),
 	'ulid|keys.ulid|keys.ulid', 'beside another ulid type, the aliases return ulid_tsid\'s');
 
+# Trusted: the script runs as the bootstrap superuser. Hostile objects under
+# the names it uses (and a type ulid), planted in the target schema by the
+# role that installs there, never run.
+q1('postgres', 'CREATE DATABASE hostile; CREATE ROLE attacker LOGIN; GRANT CREATE ON DATABASE hostile TO attacker');
+my $plant = q{CREATE SCHEMA s;
+CREATE TYPE s.ulid AS (a int);
+CREATE FUNCTION s.timezone(text, timestamptz) RETURNS timestamp LANGUAGE plpgsql AS $h$
+BEGIN RAISE WARNING 'hostile object ran'; RETURN pg_catalog.timezone($1, $2); END $h$;
+CREATE FUNCTION s.format(text, name, text, text) RETURNS text LANGUAGE plpgsql AS $h$
+BEGIN RAISE WARNING 'hostile object ran'; RETURN pg_catalog.format($1, $2, $3, $4); END $h$;
+CREATE FUNCTION s.format(text, text, text, text) RETURNS text LANGUAGE plpgsql AS $h$
+BEGIN RAISE WARNING 'hostile object ran'; RETURN pg_catalog.format($1, $2, $3, $4); END $h$;
+CREATE FUNCTION s.hostile_eq(name, text) RETURNS bool LANGUAGE plpgsql AS $h$
+BEGIN RAISE WARNING 'hostile object ran'; RETURN $1::text OPERATOR(pg_catalog.=) $2; END $h$;
+CREATE OPERATOR s.= (LEFTARG = name, RIGHTARG = text, FUNCTION = s.hostile_eq);};
+($rc, $out, $err) = $node->psql('hostile', $plant . q{
+CREATE SCHEMA keys; CREATE EXTENSION ulid_tsid SCHEMA keys; CREATE EXTENSION ulid_tsid_compat SCHEMA s;
+SET search_path = s, keys;
+SELECT pg_typeof(s.gen_ulid()), s.uuid_v7_to_timestamp('018570bb-4a7d-7000-8000-000000000000'),
+  s.uuid_timestamp_to_v7('2023-01-02 04:26:40.637', true);}, extra_params => [ '-U', 'attacker' ]);
+is($rc, 0, 'installed by a role that planted objects in the target schema') or diag $err;
+unlike($err, qr/hostile object ran/, 'nothing planted ran (at install or in the aliases\' bodies)');
+like($out, qr/^keys\.ulid\|2023-01-02 04:26:40\.637\|018570bb-4a7d-7000-8000-000000000000$/m, 'the aliases use ulid_tsid\'s type and pg_catalog\'s functions');
+is(q1('postgres', q{SELECT rolsuper FROM pg_roles WHERE rolname = 'attacker'}), 'f', 'the planter gained nothing');
+
 $node->stop;
 done_testing();
