@@ -11,6 +11,38 @@
 
 \echo Use "CREATE EXTENSION ulid_tsid_compat" to load this file. \quit
 
+-- The originals' own functions in the target schema: one error that names the
+-- first one found and says where to install instead, before anything is made.
+DO $conflicts$
+DECLARE
+  target pg_catalog.text := pg_catalog.current_schema();
+  sig pg_catalog.text;
+  found_proc pg_catalog.regprocedure;
+  what pg_catalog.text;
+BEGIN
+  FOREACH sig IN ARRAY ARRAY['uuid_generate_v7()', 'uuid_v7_to_timestamptz(pg_catalog.uuid)',
+      'uuid_timestamptz_to_v7(pg_catalog.timestamptz, pg_catalog.bool)', 'uuid_v7_to_timestamp(pg_catalog.uuid)',
+      'uuid_timestamp_to_v7(pg_catalog.timestamp, pg_catalog.bool)', 'gen_ulid()', 'gen_monotonic_ulid()']::pg_catalog.text[] LOOP
+    found_proc := pg_catalog.to_regprocedure(pg_catalog.format('%I.%s', target, sig));
+    CONTINUE WHEN found_proc IS NULL;
+    SELECT pg_catalog.format('%I.%I(%s) already exists (a function in language %s that belongs to %s)', target, p.proname,
+             pg_catalog.pg_get_function_identity_arguments(p.oid), l.lanname,
+             CASE WHEN e.extname IS NULL THEN 'no extension' ELSE pg_catalog.format('extension %I', e.extname) END)
+      INTO what
+      FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_language l ON l.oid OPERATOR(pg_catalog.=) p.prolang
+      LEFT JOIN pg_catalog.pg_depend d ON d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+        AND d.objid OPERATOR(pg_catalog.=) p.oid AND d.deptype OPERATOR(pg_catalog.=) 'e'
+        AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
+      LEFT JOIN pg_catalog.pg_extension e ON e.oid OPERATOR(pg_catalog.=) d.refobjid
+     WHERE p.oid OPERATOR(pg_catalog.=) found_proc::pg_catalog.oid;
+    RAISE EXCEPTION USING ERRCODE := 'duplicate_function',
+      MESSAGE := pg_catalog.format('ulid_tsid_compat cannot be created in schema %I: function %s', target, what),
+      HINT := 'Create it in a schema of its own, beside the original (CREATE SCHEMA compat; CREATE EXTENSION ulid_tsid_compat '
+        'SCHEMA compat), or drop the original first; the section "Compatible names" of ulid_tsid''s README.md shows how';
+  END LOOP;
+END
+$conflicts$;
+
 -- pg_uuidv7 (fboulnois/pg_uuidv7 1.6)
 CREATE FUNCTION uuid_generate_v7() RETURNS uuid
     AS 'MODULE_PATHNAME', 'ulid_tsid_uuidv7' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;

@@ -43,7 +43,7 @@ is(q1('compat', q{SELECT abs(extract(epoch FROM ulid_timestamp(gen_ulid()) - now
 my $vendor = "$root/../shared/vendor/pg_uuidv7-1.6.0.tar.gz";
 SKIP:
 {
-	skip "pg_uuidv7's source: $vendor is not there", 9 unless -f $vendor;
+	skip "pg_uuidv7's source: $vendor is not there", 11 unless -f $vendor;
 	my $dir = "$ENV{TESTDIR}/vendor-compat";
 	mkdir $dir;
 	my $log = '';
@@ -63,7 +63,11 @@ SKIP:
 	$script =~ s/^\\echo.*$//mg;
 	$script =~ s/'MODULE_PATHNAME'/'$src\/pg_uuidv7.so'/g;
 	q1('beside', $script);
-	($rc, $out, $err) = $node->psql('beside', 'CREATE EXTENSION ulid_tsid; CREATE SCHEMA compat; CREATE EXTENSION ulid_tsid_compat SCHEMA compat');
+	($rc, $out, $err) = $node->psql('beside', "CREATE EXTENSION ulid_tsid;\n\\set VERBOSITY verbose\nCREATE EXTENSION ulid_tsid_compat");
+	like($err, qr/ERROR:  42723: ulid_tsid_compat cannot be created in schema public: function public\.uuid_generate_v7\(\) already exists \(a function in language c that belongs to no extension\)/,
+		'in the schema of pg_uuidv7\'s functions: 42723 names the first one');
+	like($err, qr/HINT:  Create it in a schema of its own, beside the original/, '... and the hint says where to put it');
+	($rc, $out, $err) = $node->psql('beside', 'CREATE SCHEMA compat; CREATE EXTENSION ulid_tsid_compat SCHEMA compat');
 	is($rc, 0, 'installs beside pg_uuidv7\'s functions, in a schema of its own') or diag $err;
 	is(q1('beside', q{SELECT count(*) FROM pg_proc WHERE proname = 'uuid_generate_v7'}), '2', 'both uuid_generate_v7() are there');
 	is(q1('beside', q{WITH v AS (SELECT public.uuid_generate_v7() AS u FROM generate_series(1, 500)
