@@ -1,7 +1,10 @@
 # ulid_tsid: PGXS build of the extension, plus the project's own targets for
 # unit tests, fuzzing and benchmarks of the pure C++ core (see README.md).
 
-EXTENSION = ulid_tsid
+# ulid_tsid_compat: opt-in aliases under other extensions' names (its own
+# control file and script, sql/ulid_tsid_compat--*.sql; it requires ulid_tsid).
+MAIN_EXTENSION = ulid_tsid
+EXTENSION = $(MAIN_EXTENSION) ulid_tsid_compat
 EXTVERSION = 0.4.0
 
 MODULE_big = ulid_tsid
@@ -12,9 +15,9 @@ OBJS = $(CORE_SRCS:.cpp=.o) $(GLUE_SRCS:.cpp=.o)
 # The current version's script is built from src/sql/; every released version's
 # install script and every upgrade script is frozen in sql/. To release: copy
 # the built script to sql/ (it then stays as it is), raise EXTVERSION, and write
-# sql/$(EXTENSION)--OLD--NEW.sql; scripts/suites/upgrade.sh checks the path.
-DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
-DATA = $(filter-out $(DATA_built),$(wildcard sql/$(EXTENSION)--*.sql))
+# sql/$(MAIN_EXTENSION)--OLD--NEW.sql; scripts/suites/upgrade.sh checks the path.
+DATA_built = sql/$(MAIN_EXTENSION)--$(EXTVERSION).sql
+DATA = $(filter-out $(DATA_built),$(wildcard sql/$(MAIN_EXTENSION)--*.sql)) $(wildcard sql/ulid_tsid_compat--*.sql)
 # Sources ending in .sql.in repeat declarations from a small table, expanded by
 # src/sql/expand.awk (which passes plain .sql files through as they are).
 SQL_SOURCES = $(sort $(wildcard src/sql/*.sql src/sql/*.sql.in))
@@ -35,7 +38,7 @@ include $(PGXS)
 # with clang and would leave our C++ flags out.
 COMPILE.cxx.bc += $(PG_CXXFLAGS)
 
-sql/$(EXTENSION)--$(EXTVERSION).sql: $(SQL_SOURCES) src/sql/expand.awk
+sql/$(MAIN_EXTENSION)--$(EXTVERSION).sql: $(SQL_SOURCES) src/sql/expand.awk
 	awk -f src/sql/expand.awk $(SQL_SOURCES) > $@
 
 $(OBJS): $(wildcard src/core/*.hpp src/pg/*.hpp)

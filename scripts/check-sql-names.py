@@ -27,7 +27,7 @@ What is checked:
   pg_catalog; OPERATOR members and COMMUTATOR/NEGATOR between two core types:
   schema-qualified.
 
-Usage: check-sql-names.py FILE...   (default: sql/ulid_tsid--*.sql src/sql/*.sql)
+Usage: check-sql-names.py FILE...   (default: sql/ulid_tsid--*.sql sql/ulid_tsid_compat--*.sql src/sql/*.sql)
 Prints one line per file ("ok" or "FAIL" with each finding), then
 "N passed, N failed"; exit status 1 on any finding.
 """
@@ -378,7 +378,8 @@ def created_names(files):
 
 
 def main(argv):
-    files = argv or sorted(glob.glob("sql/ulid_tsid--*.sql")) + sorted(glob.glob("src/sql/*.sql"))
+    files = argv or (sorted(glob.glob("sql/ulid_tsid--*.sql")) + sorted(glob.glob("sql/ulid_tsid_compat--*.sql"))
+                     + sorted(glob.glob("src/sql/*.sql")))
     ours_funcs, ours_types = created_names(files)
     passed = failed = 0
     for f in files:

@@ -21,6 +21,12 @@ SELECT '0000000000001'::tsid::bigint, '000000000000Z'::tsid::bigint, '0000000000
 -- 1117317. Shorter text is refused now, and decimal text gets a hint.
 SELECT regress_try(format('SELECT %L::tsid', t), true) FROM (VALUES
   ('EP7TRC000402'), ('1'), ('12345'), ('915268788478279683'), ('-1'), ('+42')) v(t);
+-- The TSID article's URLs drop the leading 0 ('E34NNFRTCQ15' for 0E34NNFRTCQ15,
+-- 2023-11-02): still refused, and the hint gives the 13 characters and their
+-- time. Twelve decimal digits keep the decimal hint; a non-symbol gets neither.
+SELECT regress_try(format('SELECT %L::tsid', t), true) FROM (VALUES
+  ('E34NNFRTCQ15'), ('dxzbe2d7tbo4'), ('123456789012'), ('E34NNFRTCQ1U'), ('E34NNFRTCQ1')) v(t);
+SELECT ('0' || 'E34NNFRTCQ15')::tsid AS restored, ('0' || 'E34NNFRTCQ15')::tsid::timestamptz AS made_at;
 SELECT '915268788478279683'::bigint::tsid, '915268788478279683'::bigint::tsid::bigint;
 SELECT '0000000000000'::tsid::bigint, '7ZZZZZZZZZZZZ'::tsid::bigint;
 -- The full 64 bits: the sign bit set reads as a negative bigint, order stays signed.

@@ -134,7 +134,10 @@ if [ -f "$pkg_deb" ]; then
   # What the package must hold, derived from the tree it was built from.
   {
     echo "$pkg_sharedir/extension/ulid_tsid.control"
-    for f in "$pkg_src"/sql/ulid_tsid--*.sql "sql/ulid_tsid--$pkg_version.sql"; do echo "$pkg_sharedir/extension/${f##*/}"; done
+    echo "$pkg_sharedir/extension/ulid_tsid_compat.control"
+    for f in "$pkg_src"/sql/ulid_tsid--*.sql "$pkg_src"/sql/ulid_tsid_compat--*.sql "sql/ulid_tsid--$pkg_version.sql"; do
+      echo "$pkg_sharedir/extension/${f##*/}"
+    done
     echo "$pkg_libdir/ulid_tsid.so"
     if pg_in "$PG_CONFIG" --configure | grep -q -- --with-llvm; then
       echo "$pkg_libdir/bitcode/ulid_tsid.index.bc"

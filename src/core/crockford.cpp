@@ -83,6 +83,18 @@ DecodeStatus decode_64(const char* text, std::size_t length, std::uint64_t* valu
   return {};
 }
 
+bool tsid_text_with_leading_zero(const char* text, std::size_t length, char out[kTsidTextLength]) noexcept {
+  if (length + 1 != kTsidTextLength) return false;
+  for (std::size_t i = 0; i < length; ++i) {
+    if (kDecodeTable[static_cast<unsigned char>(text[i])] < 0) return false;
+  }
+  out[0] = '0';
+  for (std::size_t i = 0; i < length; ++i) {
+    out[i + 1] = kCrockfordAlphabet[kDecodeTable[static_cast<unsigned char>(text[i])]];
+  }
+  return true;
+}
+
 bool is_decimal_integer(const char* text, std::size_t length) noexcept {
   std::size_t i = (length > 0 && (text[0] == '-' || text[0] == '+')) ? 1 : 0;
   if (i == length) return false;

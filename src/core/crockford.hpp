@@ -49,6 +49,14 @@ void encode_64(std::uint64_t value, char out[kTsidTextLength],
 // decimal strings ("12345") are valid Crockford symbols and would be misread.
 DecodeStatus decode_64(const char* text, std::size_t length, std::uint64_t* value) noexcept;
 
+// For a text of exactly 12 Crockford symbols (aliases and lower case included):
+// writes the 13 canonical characters it reads as with a leading '0' restored,
+// and returns true. That is how a TSID below 2^60 (one made before 2024-05-10)
+// looks when its leading zero was dropped, as the TSID article's URLs do
+// ('E34NNFRTCQ15' for '0E34NNFRTCQ15'). False, with `out` untouched, for any
+// other text. decode_64 stays strict: callers use this for an error's hint.
+bool tsid_text_with_leading_zero(const char* text, std::size_t length, char out[kTsidTextLength]) noexcept;
+
 // True for an optionally signed run of ASCII digits. Every TSID since 2020 is 18
 // or 19 decimal digits, so its decimal text never decodes as 13 characters of
 // base32; the caller can name the bigint path instead of a bare length error.

@@ -2,6 +2,9 @@
 
 #include "errors.hpp"
 
+#include "../core/tsid.hpp"
+#include "timestamps.hpp"
+
 namespace ulid_tsid::pg {
 
 void report_bad_text(Node* escontext, const TextForm& form, const char* input,
@@ -16,8 +19,26 @@ void report_bad_text(Node* escontext, const TextForm& form, const char* input,
     return;
   }
   switch (status.error) {
+    case DecodeError::kBadLength: {
+      char padded[kTsidTextLength + 1];
+      std::uint64_t value = 0;
+      if (form.hint_leading_zero && tsid_text_with_leading_zero(input, length, padded) &&
+          decode_64(padded, kTsidTextLength, &value).ok()) {
+        padded[kTsidTextLength] = '\0';
+        errsave(escontext, errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+                errmsg("invalid input syntax for type %s: \"%s\"", type_name, input),
+                errdetail("A %s is %s; this input has %zu.", type_name, form.shape, length),
+                errhint("With its leading 0 restored (TSIDs made before 2024-05 begin with 0, and some "
+                        "encoders drop it), this is '%s', a TSID of %s: write it so, or '0' || $1 for a parameter.",
+                        padded, timestamptz_to_str(timestamptz_from_unix_ms(tsid_unix_ms(value)))));
+        return;
+      }
+      errsave(escontext, errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+              errmsg("invalid input syntax for type %s: \"%s\"", type_name, input),
+              errdetail("A %s is %s; this input has %zu.", type_name, form.shape, length));
+      return;
+    }
     case DecodeError::kEmpty:
-    case DecodeError::kBadLength:
       errsave(escontext, errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
               errmsg("invalid input syntax for type %s: \"%s\"", type_name, input),
               errdetail("A %s is %s; this input has %zu.", type_name, form.shape, length));

@@ -17,6 +17,9 @@ struct TextForm {
   // For a type whose values are also integers: the hint given when the text is
   // a decimal integer, so that a driver's decimal string is not just "too long".
   const char* decimal_hint = nullptr;
+  // TSID text: a 12-symbol input (its leading 0 dropped, as the TSID article's
+  // URLs do) gets a hint that shows its 13-character form and that form's time.
+  bool hint_leading_zero = false;
 };
 
 // Bad text for `form`. Returns only when `escontext` collects soft errors

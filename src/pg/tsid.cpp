@@ -40,7 +40,8 @@ namespace {
 constexpr TextForm kTsidText = {
     "tsid", "13 Crockford base32 characters", "FZZZZZZZZZZZZ",
     "A TSID's number is a bigint: cast it through bigint, as in '915268788478279683'::bigint::tsid "
-    "(or $1::bigint for a parameter)."};
+    "(or $1::bigint for a parameter).",
+    true};
 
 // A value may run at most this far ahead of the clock before the caller waits:
 // further ahead means the clock stepped back, and waiting would stall.

@@ -19,6 +19,8 @@ extern "C" {
 extern "C" {
 PG_FUNCTION_INFO_V1(ulid_tsid_uuidv7);
 PG_FUNCTION_INFO_V1(ulid_tsid_uuidv7_shifted);
+PG_FUNCTION_INFO_V1(ulid_tsid_uuidv7_shifted_pg18);
+PG_FUNCTION_INFO_V1(ulid_tsid_compat_timestamptz_to_v7);
 PG_FUNCTION_INFO_V1(uuidv7_lower_bound);
 PG_FUNCTION_INFO_V1(uuidv7_upper_bound);
 PG_FUNCTION_INFO_V1(ulid_tsid_uuid_extract_timestamp);
@@ -62,11 +64,23 @@ Datum ulid_tsid_uuidv7(PG_FUNCTION_ARGS) {
   return uuid_from_tick(tick);
 }
 
-// A version-7 UUID of now shifted by an interval (PostgreSQL 18's uuidv7(interval)).
+namespace {
+
+// A version-7 UUID of now shifted by an interval. With pg18_errors (the
+// function named uuidv7(interval), for SQL written for PostgreSQL 18) a shift
+// outside 1970..10889 is reported with 18.6's SQLSTATE and words; else
+// (generate_uuidv7(interval)) with the project's 22003 that names the instant.
 // Deliberately off the clock, it is outside the persisted mark: its tick moves
 // the sequence on, but the shifted value is not reserved.
-Datum ulid_tsid_uuidv7_shifted(PG_FUNCTION_ARGS) {
+Datum uuidv7_shifted(FunctionCallInfo fcinfo, bool pg18_errors) {
   Interval* shift = PG_GETARG_INTERVAL_P(0);
+#ifdef INTERVAL_NOT_FINITE
+  if (pg18_errors && INTERVAL_NOT_FINITE(shift)) {
+    ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+                    errmsg("interval out of range for UUID version 7"),
+                    errdetail("UUID version 7 does not support infinite intervals.")));
+  }
+#endif
   // Milliseconds and the nanoseconds past them travel apart, as in PostgreSQL
   // 18: nanoseconds since 1970 overflow 64 bits after 2262, long before 10889.
   const ClockMs now = clock_tick_time<kUuidv7FractionBits>(claim_tick(fcinfo, realtime_ns()));
@@ -75,15 +89,41 @@ Datum ulid_tsid_uuidv7_shifted(PG_FUNCTION_ARGS) {
   TimestampTz ts = now.ms * 1000 + now.sub_ms_ns / 1000 - kUnixEpochInPgMicros;
   ts = DatumGetTimestampTz(
       DirectFunctionCall2(timestamptz_pl_interval, TimestampTzGetDatum(ts), PointerGetDatum(shift)));
-  // PostgreSQL 18 does not check the result; we do: ERROR 22003 outside 1970..10889.
+  if (pg18_errors && (TIMESTAMP_NOT_FINITE(ts) || ts < -kUnixEpochInPgMicros ||
+                      ts / 1000 + kUnixEpochInPgMicros / 1000 > static_cast<int64>(kMax48BitMs))) {
+    ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+                    errmsg("timestamp out of range for UUID version 7"),
+                    errdetail("UUID version 7 supports timestamps from 1970-01-01 to approximately year 10889.")));
+  }
+  // ERROR 22003 outside 1970..10889, naming the instant.
   const int64 shifted_ms = unix_ms_from_timestamptz(ts, 0, static_cast<int64>(kMax48BitMs), OutOfRange::kError, "uuidv7");
   const int64 shifted_us = ts + kUnixEpochInPgMicros;
   const auto sub_ms_ns = static_cast<std::uint32_t>((shifted_us - shifted_ms * 1000) * 1000 + now.sub_ms_ns % 1000);
   return uuid_from_tick(clock_tick<kUuidv7FractionBits>(static_cast<std::uint64_t>(shifted_ms), sub_ms_ns));
 }
 
+}  // namespace
+
+// generate_uuidv7(interval): now shifted by the interval, the project's errors.
+Datum ulid_tsid_uuidv7_shifted(PG_FUNCTION_ARGS) { return uuidv7_shifted(fcinfo, false); }
+
+// uuidv7(interval) since 0.4.0: the same value, PostgreSQL 18.6's errors.
+Datum ulid_tsid_uuidv7_shifted_pg18(PG_FUNCTION_ARGS) { return uuidv7_shifted(fcinfo, true); }
+
 Datum uuidv7_lower_bound(PG_FUNCTION_ARGS) { return uuid_bound_of(fcinfo, uuidv7_bound, false, OutOfRange::kError, "uuidv7"); }
 Datum uuidv7_upper_bound(PG_FUNCTION_ARGS) { return uuid_bound_of(fcinfo, uuidv7_bound, true, OutOfRange::kError, "uuidv7"); }
+
+// pg_uuidv7's uuid_timestamptz_to_v7(t, zero), for ulid_tsid_compat: a version-7
+// UUID of t (its microseconds in rand_a's fraction, as uuidv7() writes them) with
+// fresh random bits, or with `zero` the smallest of t's millisecond (zero bits).
+Datum ulid_tsid_compat_timestamptz_to_v7(PG_FUNCTION_ARGS) {
+  if (PG_GETARG_BOOL(1)) return uuidv7_lower_bound(fcinfo);
+  const TimestampTz ts = PG_GETARG_TIMESTAMPTZ(0);
+  const int64 ms = unix_ms_from_timestamptz(ts, 0, static_cast<int64>(kMax48BitMs), OutOfRange::kError, "uuidv7");
+  const int64 us = ts + kUnixEpochInPgMicros;
+  const auto sub_ms_ns = static_cast<std::uint32_t>((us - ms * 1000) * 1000);
+  return uuid_from_tick(clock_tick<kUuidv7FractionBits>(static_cast<std::uint64_t>(ms), sub_ms_ns));
+}
 
 // PostgreSQL 17's uuid_extract_timestamp(): versions 1 and 7 of the RFC variant.
 Datum ulid_tsid_uuid_extract_timestamp(PG_FUNCTION_ARGS) {

@@ -19,8 +19,11 @@ COMMENT ON FUNCTION generate_uuidv7(interval) IS 'new version-7 UUID whose times
 
 CREATE FUNCTION uuidv7() RETURNS uuid
     AS 'MODULE_PATHNAME', 'ulid_tsid_uuidv7' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+-- uuidv7(interval) reports a shift outside 1970..10889 in PostgreSQL 18.6's
+-- words and SQLSTATE (22008), for SQL written for 18; generate_uuidv7(interval)
+-- keeps the project's 22003 that names the instant.
 CREATE FUNCTION uuidv7(shift interval) RETURNS uuid
-    AS 'MODULE_PATHNAME', 'ulid_tsid_uuidv7_shifted' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+    AS 'MODULE_PATHNAME', 'ulid_tsid_uuidv7_shifted_pg18' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
 CREATE FUNCTION uuid_extract_timestamp(uuid) RETURNS timestamptz
     AS 'MODULE_PATHNAME', 'ulid_tsid_uuid_extract_timestamp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION uuid_extract_version(uuid) RETURNS int2

@@ -1,4 +1,5 @@
-// Fuzzes decode_64 (TSID text, exactly 13 characters) and encode_64, like
+// Fuzzes decode_64 (TSID text, exactly 13 characters), encode_64 and
+// tsid_text_with_leading_zero (the 12-character hint), like
 // fuzz_ulid_text: reference agreement, canonical re-encoding, exact errors.
 #include <cstddef>
 #include <cstdint>
@@ -52,6 +53,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       default:
         FUZZ_CHECK(false);
     }
+  }
+
+  // The hint's 13-character form: exactly for 12 symbols ('0' then the canonical
+  // symbols), and it always decodes to a TSID that prints as that form.
+  char padded[kTsidTextLength];
+  const bool has_padded = tsid_text_with_leading_zero(text, size, padded);
+  FUZZ_CHECK(has_padded == (st.error == DecodeError::kBadLength && size == kTsidTextLength - 1));
+  if (has_padded) {
+    std::uint64_t v = 0;
+    FUZZ_CHECK(decode_64(padded, kTsidTextLength, &v).ok() && (v >> 60) == 0);
+    char again[kTsidTextLength];
+    encode_64(v, again);
+    FUZZ_CHECK(std::memcmp(again, padded, kTsidTextLength) == 0);
+    for (std::size_t i = 0; i < size; ++i) FUZZ_CHECK(padded[i + 1] == kCrockfordAlphabet[crockford_value(data[i])]);
   }
 
   if (size >= 8) {

@@ -490,4 +490,38 @@ TEST(CrossCheck, ReferenceIsNotTrivial) {
   EXPECT_EQ(ref::decode64("G000000000000", 13, &v), ref::make(DecodeError::kOverflow, 0));
 }
 
+// A TSID written without its leading zero (the TSID article's URLs): only a
+// text of exactly 12 symbols gets its 13-character form, canonical, and that
+// form decodes to the value whose time is the article's (2023-11-02).
+TEST(TsidLeadingZero, TwelveSymbolsOnly) {
+  char out[13];
+  ASSERT_TRUE(ulid_tsid::tsid_text_with_leading_zero("E34NNFRTCQ15", 12, out));
+  EXPECT_EQ(std::string(out, 13), "0E34NNFRTCQ15");
+  ASSERT_TRUE(ulid_tsid::tsid_text_with_leading_zero("dxzbe2d7tbo4", 12, out));  // lower case, O for 0
+  EXPECT_EQ(std::string(out, 13), "0DXZBE2D7TB04");
+  std::uint64_t v = 0;
+  ASSERT_EQ(Decode64("0E34NNFRTCQ15", &v), kOk);
+  EXPECT_EQ(static_cast<std::int64_t>(v >> 22) + 1577836800000, 1698940426182);  // 2023-11-02T15:53:46.182Z
+  ASSERT_EQ(Decode64("0DXZBE2D7TB04", &v), kOk);
+  EXPECT_EQ((static_cast<std::int64_t>(v >> 22) + 1577836800000) / 86400000, 19647);  // 2023-10-17
+  std::memset(out, '#', sizeof out);
+  for (const char* bad : {"", "E34NNFRTCQ1", "0E34NNFRTCQ15", "E34NNFRTCQ1U", "E34NNFRTCQ1-", "E34NNFRTCQ1 "}) {
+    EXPECT_FALSE(ulid_tsid::tsid_text_with_leading_zero(bad, std::strlen(bad), out)) << bad;
+  }
+  EXPECT_EQ(std::string(out, 13), std::string(13, '#'));
+  // Every 12-symbol text: '0' then its symbols, canonical; the result decodes.
+  std::mt19937_64 rng(7);
+  const std::string symbols = std::string(ulid_tsid::kCrockfordAlphabet) + "abcdefghjkmnpqrstvwxyzIiLlOo";
+  for (int n = 0; n < 20000; ++n) {
+    std::string s(12, '0');
+    for (char& c : s) c = symbols[rng() % symbols.size()];
+    ASSERT_TRUE(ulid_tsid::tsid_text_with_leading_zero(s.data(), s.size(), out)) << s;
+    ASSERT_EQ(out[0], '0');
+    for (int i = 0; i < 12; ++i) {
+      ASSERT_EQ(out[i + 1], ulid_tsid::kCrockfordAlphabet[ulid_tsid::crockford_value(static_cast<unsigned char>(s[i]))]);
+    }
+    ASSERT_EQ(Decode64(std::string(out, 13), &v), kOk);
+  }
+}
+
 }  // namespace
