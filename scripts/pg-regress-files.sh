@@ -11,13 +11,13 @@
 # cache (the system's apt setup is left as it is; the mirror is the one the
 # machine's own apt sources name), then only those files are taken out of the
 # upstream tarball. Exit status 1 with one line on stderr when they cannot be had.
-# Cache: ${ULID_TSID_PG_CACHE:-/var/cache/ulid_tsid}/regress-MAJOR.
+# Cache: ${ULID_TSID_CACHE:-/var/cache/ulid_tsid}/regress-MAJOR.
 set -euo pipefail
 umask 022
 exec 3>&1 1>&2
 [ $# -ge 2 ] || { echo "usage: $0 MAJOR NAME..."; exit 2; }
 major="$1"; shift
-cache="${ULID_TSID_PG_CACHE:-/var/cache/ulid_tsid}"
+cache="${ULID_TSID_CACHE:-/var/cache/ulid_tsid}"
 out="$cache/regress-$major"
 have_all() { local n; for n in "$@"; do [ -f "$out/sql/$n.sql" ] && [ -f "$out/expected/$n.out" ] || return 1; done; }
 if have_all "$@"; then echo "$out" >&3; exit 0; fi

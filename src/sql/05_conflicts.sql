@@ -11,7 +11,7 @@
 --
 -- The list holds every type of ours and every function of ours whose argument
 -- types are all core types (a function with an argument of type ulid or tsid
--- cannot clash once the types do not): test/t/012_conflicts.pl plants each one
+-- cannot clash once the types do not): test/t/016_conflicts.pl plants each one
 -- in turn and fails when the list misses one. The block runs as the bootstrap
 -- superuser: every function, operator and type it uses is qualified.
 -- ---------------------------------------------------------------------------
