@@ -285,7 +285,9 @@ for my $preload (1, 0)
 		my $cwd = PostgreSQL::Test::Utils::tempdir;
 		my $back = Cwd::getcwd();
 		chdir $cwd or die "chdir $cwd: $!";    # pg_upgrade writes its files here
-		command_ok([ 'pg_upgrade', '--no-sync', '-d', $data, '-D', $new_data,
+		# --no-sync is 15+: 13's pg_upgrade refuses it.
+		my @no_sync = (`pg_upgrade --help` =~ /--no-sync/) ? ('--no-sync') : ();
+		command_ok([ 'pg_upgrade', @no_sync, '-d', $data, '-D', $new_data,
 			'-b', $bindir, '-B', $bindir, '-s', $socket, '-p', $node->port, '-P', $upgraded->port ],
 			"$mode: pg_upgrade");
 		chdir $back or die "chdir $back: $!";
