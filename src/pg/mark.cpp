@@ -163,6 +163,14 @@ void cover_everything(MarkState& mark) {
   know(mark, {std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::max(), 1});
 }
 
+// Back to unprepared, the sequences to be looked up again.
+void forget(MarkState& mark) {
+  g_resolved = false;
+  g_mark_oid = g_floor_oid = InvalidOid;
+  mark.ready = mark.settled = mark.in_recovery = false;
+  cover_everything(mark);
+}
+
 void apply_floor(ProcessState& state, std::int64_t ms) {
   if (ms <= 0) return;
   state.ulid.start_above_ms(ms);
@@ -175,20 +183,31 @@ void apply_floor(ProcessState& state, std::int64_t ms) {
 
 MarkState g_mark_state;
 
+// Marks the backend prepared: `recovery` (a hot standby) prepares again on
+// every call until promoted.
+void settle(MarkState& mark, bool recovery) {
+  mark.ready = true;
+  mark.in_recovery = recovery;
+  mark.settled = !recovery;
+}
+
 void mark_prepare_slow(FunctionCallInfo fcinfo, ProcessState& state) {
   MarkState& mark = g_mark_state;
   const bool recovery = RecoveryInProgress();
   if (mark.ready && recovery) return;  // still a hot standby
-  mark.ready = true;
-  mark.in_recovery = recovery;
-  mark.settled = !recovery;
-  cover_everything(mark);
+  // Nothing is marked prepared before the end: an ERROR on the way (a lock
+  // wait cancelled, say) leaves the next call to prepare again.
   SequenceTuple reserved, floor;
-  if (!resolve(fcinfo)) return;  // the database's extension predates the mark (0.3.0 SQL objects)
   const LOCKMODE lockmode = recovery ? AccessShareLock : RowExclusiveLock;
-  if (!open_sequence(g_floor_oid, lockmode, false, &floor)) return;
+  if (!resolve(fcinfo) || !open_sequence(g_floor_oid, lockmode, false, &floor)) {
+    cover_everything(mark);  // the database's extension predates the mark (0.3.0 SQL objects)
+    settle(mark, recovery);
+    return;
+  }
   if (!open_sequence(g_mark_oid, lockmode, false, &reserved)) {
     close_sequence(&floor);
+    cover_everything(mark);
+    settle(mark, recovery);
     return;
   }
   const MarkRecord stored = {reserved.data->last_value, floor.data->last_value,
@@ -200,25 +219,31 @@ void mark_prepare_slow(FunctionCallInfo fcinfo, ProcessState& state) {
     // A standby's values are never stored on it: they start above everything
     // it has replayed, and it reserves nothing (it cannot write WAL).
     apply_floor(state, Max(stored.reserved_ms, stored.floor_ms));
+    cover_everything(mark);
+    settle(mark, recovery);
     return;
   }
   XLogFlush(lsn);  // what `known` covers must be durable before a value relies on it
+  apply_floor(state, mark_start_floor(stored, current_lifetime()));
   mark.lifetime = current_lifetime();
   know(mark, stored);
-  apply_floor(state, mark_start_floor(stored, mark.lifetime));
+  settle(mark, recovery);
 }
 
 void mark_reserve_slow(std::int64_t value_ms, std::int64_t now_ms, bool per_backend) {
   MarkState& mark = g_mark_state;
   if (!mark.settled) return;
   SequenceTuple reserved, floor;
+  // Gone since this backend found them (the extension dropped, perhaps made
+  // again with new OIDs): the next call looks them up again; this value,
+  // made for the extension as it was, goes out without a reservation.
   if (!open_sequence(g_floor_oid, RowExclusiveLock, true, &floor)) {
-    cover_everything(mark);  // dropped under us (DROP EXTENSION in a later transaction)
+    forget(mark);
     return;
   }
   if (!open_sequence(g_mark_oid, RowExclusiveLock, true, &reserved)) {
     close_sequence(&floor);
-    cover_everything(mark);
+    forget(mark);
     return;
   }
   MarkRecord stored = {reserved.data->last_value, floor.data->last_value,
