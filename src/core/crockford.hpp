@@ -51,7 +51,7 @@ DecodeStatus decode_64(const char* text, std::size_t length, std::uint64_t* valu
 
 // For a text of exactly 12 Crockford symbols (aliases and lower case included):
 // writes the 13 canonical characters it reads as with a leading '0' restored,
-// and returns true. That is how a TSID below 2^60 (one made before 2024-05-10)
+// and returns true. That is how a TSID below 2^60 (one made before 2028-09-16)
 // looks when its leading zero was dropped, as the TSID article's URLs do
 // ('E34NNFRTCQ15' for '0E34NNFRTCQ15'). False, with `out` untouched, for any
 // other text. decode_64 stays strict: callers use this for an error's hint.

@@ -28,7 +28,7 @@ void report_bad_text(Node* escontext, const TextForm& form, const char* input,
         errsave(escontext, errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
                 errmsg("invalid input syntax for type %s: \"%s\"", type_name, input),
                 errdetail("A %s is %s; this input has %zu.", type_name, form.shape, length),
-                errhint("With its leading 0 restored (TSIDs made before 2024-05 begin with 0, and some "
+                errhint("With its leading 0 restored (TSIDs made until 2028-09 begin with 0, and some "
                         "encoders drop it), this is '%s', a TSID of %s: write it so, or '0' || $1 for a parameter.",
                         padded, timestamptz_to_str(timestamptz_from_unix_ms(tsid_unix_ms(value)))));
         return;
