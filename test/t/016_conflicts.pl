@@ -33,7 +33,10 @@ ORDER BY 1});
 my @types = split /\n/, $node->safe_psql('probe', q{
 SELECT t.typname FROM pg_depend d JOIN pg_type t ON t.oid = d.objid
 WHERE d.classid = 'pg_type'::regclass AND d.deptype = 'e'
-  AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid_tsid') ORDER BY 1});
+  AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid_tsid')
+  -- 17 on records the array types as members too; they take another name
+  -- when theirs is taken, so they never conflict
+  AND t.typcategory <> 'A' ORDER BY 1});
 ok(@functions >= 40 && grep({ $_ eq 'generate_tsid|' } @functions) && grep({ $_ eq 'uuidv4|' } @functions),
 	scalar(@functions) . ' functions of ours take only core types, generate_tsid() and uuidv4() among them');
 is(join(' ', @types), 'tsid ulid', 'the types of ours');
