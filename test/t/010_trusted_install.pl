@@ -138,6 +138,9 @@ sub extension_dump
 	my @entries = grep { !/; Type: (FUNCTION|OPERATOR); Schema: [^;]*; Owner: (attacker|mallory)\n/ }
 	  grep { !/^\\(un)?restrict / } split /\n--\n-- Name: /, $out;
 	s/^\\(un)?restrict .*$//mg for @entries;
+	# Before 15, pg_dump lists an operator family's members in OID order, which
+	# planted objects shift: compare each entry as its set of lines.
+	@entries = map { join "\n", sort map { s/[,;]\s*$//r } split /\n/ } @entries;
 	return join "\n--\n", sort @entries;
 }
 
