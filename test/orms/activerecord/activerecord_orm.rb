@@ -114,6 +114,21 @@ def check_unknown_oid_warning
      "with them, no warning and the columns' type is :ulid and :tsid", warned)
 end
 
+def check_usage
+  since = conn.select_value("SELECT now() - interval '1 hour'")
+  # README activerecord-usage: begin
+  order = UlidOrder.create!(item: "book")        # INSERT ... RETURNING "id"
+  order.ulid_lines.create!(note: "gift wrap")
+  found = UlidOrder.find(order.id)               # order.id: "01M8...", the database's key
+  next_page = UlidOrder.where(UlidOrder.arel_table[:id].gt(order.id)).order(:id).limit(50)
+  recent = UlidOrder.where("ulid_timestamp(id) >= ?", since)   # the key's index
+  # README activerecord-usage: end
+  ok(found == order && order.id.is_a?(String) && order.id.size == 26,
+     "the README's usage lines: the key comes back and finds the row", order.id)
+  ok(next_page.to_a.empty? && recent.include?(order) && found.ulid_lines.map(&:note) == ["gift wrap"],
+     "the README's usage lines: the keyset page, the time window and the lines", recent.to_a)
+end
+
 def check_kind(kind, order_class, line_class, lines, generator, timefn, value_ok)
   table = order_class.table_name
   col = conn.select_rows("SELECT udt_name, column_default FROM information_schema.columns" \
@@ -247,6 +262,7 @@ begin
   run("the migration") { check_migration }
   run("the unknown-OID checks") { check_unknown_oid_warning }
   KINDS.each { |kind| run("#{kind[0]}: the checks ran") { check_kind(*kind) } }
+  run("the README's usage lines ran") { check_usage }
   run("the schema dumps") { check_schema_dump }
   run("the edge cases ran") { check_edges }
 rescue StandardError, ScriptError => e

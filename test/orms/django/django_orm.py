@@ -153,6 +153,22 @@ def check_kind(t, kind, Order, Line, generator, timefn, value_ok):
          f"{kind}: model_to_dict -> JSON -> the key finds the same row", as_dict)
 
 
+def check_usage(t):
+    since = sql("SELECT now() - interval '1 hour'")[0][0]
+    # README django-usage: begin
+    order = UlidOrder.objects.create(item="book")   # INSERT ... VALUES (DEFAULT, ...) RETURNING id
+    UlidLine.objects.create(order=order, note="gift wrap")
+    found = UlidOrder.objects.get(pk=order.id)       # order.id: '01M8...', the database's key
+    next_page = UlidOrder.objects.filter(pk__gt=order.id).order_by("pk")[:50]   # keyset
+    made = RawSQL("ulid_timestamp(id)", [], output_field=models.DateTimeField())
+    recent = UlidOrder.objects.annotate(made=made).filter(made__gte=since)      # the key's index
+    # README django-usage: end
+    t.ok(found == order and isinstance(order.id, str) and len(order.id) == 26,
+         "the README's usage lines: the key comes back and finds the row", order.id)
+    t.ok(list(next_page) == [] and order in recent and found.lines.get().note == "gift wrap",
+         "the README's usage lines: the keyset page, the time window and the join", list(recent))
+
+
 def check_inspectdb(t):
     out = io.StringIO()
     call_command("inspectdb", "keys_ulidorder", "keys_tsidorder", "keys_bigintorder", "keys_uuidorder", stdout=out)
@@ -225,6 +241,7 @@ def body(t):
     check_migrations(t)
     for kind in KINDS:
         t.run(f"{kind[0]}: the checks ran", lambda: check_kind(t, *kind))
+    t.run("the README's usage lines ran", lambda: check_usage(t))
     t.run("inspectdb", lambda: check_inspectdb(t))
     t.run("the fields' edge cases ran", lambda: check_edges(t))
     t.run("the checks without the class ran", lambda: check_without_the_class(t))

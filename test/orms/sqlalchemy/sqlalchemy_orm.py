@@ -166,6 +166,25 @@ def check_kind(t, kind, Order, Line, generator, timefn, value_ok):
              f"{kind}: dict -> JSON -> the key finds the same row, which serialises the same", loaded)
 
 
+def check_usage(t):
+    with Session(engine, future=True) as session:
+        since = session.execute(text("SELECT now() - interval '1 hour'")).scalar()
+        # README sqlalchemy-usage: begin
+        order = UlidOrder(item="book", lines=[UlidLine(note="gift wrap")])
+        session.add(order)
+        session.flush()                       # INSERT ... RETURNING ulid_orders.id
+        found = session.get(UlidOrder, order.id)   # order.id: '01M8...', the database's key
+        next_page = session.scalars(
+            select(UlidOrder).where(UlidOrder.id > order.id).order_by(UlidOrder.id).limit(50)).all()
+        recent = session.scalars(select(UlidOrder).where(func.ulid_timestamp(UlidOrder.id) >= since)).all()
+        # README sqlalchemy-usage: end
+        t.ok(found is order and isinstance(order.id, str) and len(order.id) == 26,
+             "the README's usage lines: the key comes back and finds the row", order.id)
+        t.ok(next_page == [] and order in recent and [ln.order_id for ln in order.lines] == [order.id],
+             "the README's usage lines: the keyset page, the time window and the line's key", recent)
+        session.commit()
+
+
 def check_reflection(t):
     cols = {c["name"]: c["type"] for c in inspect(engine).get_columns("ulid_orders")}
     tsid_cols = {c["name"]: c["type"] for c in inspect(engine).get_columns("tsid_orders")}
@@ -251,6 +270,7 @@ def body(t):
     check_migration(t)
     for kind in KINDS:
         t.run(f"{kind[0]}: the checks ran", lambda: check_kind(t, *kind))
+    t.run("the README's usage lines ran", lambda: check_usage(t))
     t.run("reflection", lambda: check_reflection(t))
     t.run("the types' edge cases ran", lambda: check_edges(t))
     t.run("the checks without server_default ran", lambda: check_without(t))
