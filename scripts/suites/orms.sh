@@ -44,9 +44,11 @@ export ORMS_TMP
 bin="$ORMS_TMP/bin"
 mkdir -p "$bin"
 if [ -n "$PG_CHROOT" ]; then
-  # pg_dump of the server's own major, run inside its chroot with the caller's PG* settings
-  printf '#!/bin/sh\nexec chroot %q %q "$@"\n' "$PG_CHROOT" "$PG_BINDIR/pg_dump" >"$bin/pg_dump"
-  chmod +x "$bin/pg_dump"
+  # pg_dump and psql of the server's own major, run inside its chroot with the caller's PG* settings
+  for tool in pg_dump psql; do
+    printf '#!/bin/sh\nexec chroot %q %q "$@"\n' "$PG_CHROOT" "$PG_BINDIR/$tool" >"$bin/$tool"
+    chmod +x "$bin/$tool"
+  done
 fi
 orms_run readme "$ROOT" /usr/bin/python3 test/clients/readme_recipes.py test/orms/django test/orms/sqlalchemy test/orms/activerecord
 # Debian's python3, which sees Debian's python3-django and friends.

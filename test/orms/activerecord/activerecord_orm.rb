@@ -223,12 +223,42 @@ def check_schema_dump
   file = File.join(ENV.fetch("ORMS_TMP", Dir.tmpdir), "structure-#{Process.pid}.sql")
   ActiveRecord::Tasks::DatabaseTasks.structure_dump(ActiveRecord::Base.connection_db_config, file)
   sql = File.read(file)
-  File.delete(file)
   ok(sql.include?("CREATE EXTENSION IF NOT EXISTS ulid_tsid") &&
      sql =~ /id public\.ulid DEFAULT public\.generate_ulid\(\) NOT NULL/ &&
      sql =~ /ulid_order_id public\.ulid NOT NULL/ && sql.include?("REFERENCES public.ulid_orders(id)"),
      "structure.sql (pg_dump) has the extension, the ulid key with its DEFAULT and the foreign key",
      sql.lines.grep(/ulid/))
+  check_loads(dump, file)
+ensure
+  File.delete(file) if file && File.exist?(file)
+end
+
+# schema.rb and structure.sql loaded into empty databases, as db:schema:load would.
+def check_loads(schema_rb, structure_sql)
+  base = ActiveRecord::Base.connection_db_config.configuration_hash
+  from_rb = "#{base[:database]}_schema_rb"
+  from_sql = "#{base[:database]}_structure_sql"
+  [from_rb, from_sql].each { |db| conn.drop_database(db); conn.create_database(db) }
+  begin
+    ActiveRecord::Base.establish_connection(base.merge(database: from_rb))
+    ActiveRecord::Schema.verbose = false
+    eval(schema_rb) # rubocop:disable Security/Eval
+    ok(false, "loading that schema.rb fails (its add_foreign_key names a table it could not dump)", "no error")
+  rescue ActiveRecord::StatementInvalid => e
+    ok(e.message.include?('relation "tsid_lines" does not exist') || e.message.include?('relation "ulid_lines" does not exist'),
+       "loading that schema.rb fails (its add_foreign_key names a table it could not dump)", e.message)
+  ensure
+    ActiveRecord::Base.establish_connection(base)
+  end
+  config = ActiveRecord::DatabaseConfigurations::HashConfig.new("orms", "primary", base.merge(database: from_sql))
+  ActiveRecord::Tasks::DatabaseTasks.structure_load(config, structure_sql)
+  loaded = PG.connect(dbname: from_sql)
+  default = loaded.exec("SELECT column_default FROM information_schema.columns" \
+                        " WHERE table_name = 'ulid_orders' AND column_name = 'id'").values
+  made = loaded.exec("INSERT INTO ulid_orders (item) VALUES ('x') RETURNING length(id::text)").values
+  loaded.close
+  ok(default.flatten.map { |d| d.delete_prefix("public.") } == ["generate_ulid()"] && made == [["26"]],
+     "structure.sql loads (psql) into an empty database: the ulid key and its DEFAULT work", [default, made])
 end
 
 def check_edges
