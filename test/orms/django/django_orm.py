@@ -226,6 +226,19 @@ def check_without_the_class(t):
         class Meta:
             app_label, db_table, managed = "keys", "keys_ulidorder", False
 
+    class BareFieldOrder(models.Model):
+        id = type("BareUlidField", (models.Field,), {"db_type": lambda self, connection: "ulid"})(primary_key=True)
+        item = models.TextField()
+
+        class Meta:
+            app_label, db_table, managed = "keys", "keys_ulidorder", False
+
+    try:
+        BareFieldOrder.objects.create(item="bare")
+        t.ok(False, "a Field subclass that allows empty strings gets '' for an unset key: DataError 22P02", "no error")
+    except DataError as exc:
+        t.ok(pgcode(exc) == "22P02", "a Field subclass that allows empty strings gets '' for an unset key: DataError 22P02",
+             pgcode(exc))
     try:
         PlainKeyOrder.objects.create(item="plain")
         t.ok(False, "without DatabaseDefaultMixin Django inserts NULL for the key: IntegrityError 23502", "no error")
