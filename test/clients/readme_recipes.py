@@ -1,10 +1,14 @@
-"""The README's client recipes are the code the client tests run.
+"""The README's client (and ORM) recipes are the code the tests run.
 
 Each recipe in README.md is a fenced code block right after a line
     <!-- recipe: test/clients/FILE NAME -->
 and must equal, line for line, the lines of FILE between the comments
 "README NAME: begin" and "README NAME: end" (dedented). Every such snippet in
-test/clients must be shown in the README. Prints one ok / not ok line each."""
+the directories checked must be shown in the README. Prints one ok / not ok line each.
+    readme_recipes.py                 test/clients (the clients suite)
+    readme_recipes.py DIR...          those directories of the checkout, e.g. test/orms/django
+                                      (the orms suite); README recipes of other paths are not
+                                      this run's"""
 import pathlib
 import re
 import sys
@@ -14,13 +18,14 @@ from checks import Checks
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 MARK = re.compile(r"^\s*(?:#|//)\s*README (\S+): (begin|end)\s*$")
+DIRS = [d.rstrip("/") for d in sys.argv[1:]] or ["test/clients"]
 
 
 def snippets():
-    """{(relative path, name): code} from the client test programs."""
+    """{(relative path, name): code} from the test programs in DIRS."""
     found = {}
-    for path in sorted((ROOT / "test/clients").rglob("*")):
-        if "node_modules" in path.parts or path.suffix not in (".py", ".js", ".java"):
+    for path in sorted(p for d in DIRS for p in (ROOT / d).rglob("*")):
+        if "node_modules" in path.parts or path.suffix not in (".py", ".js", ".java", ".rb"):
             continue
         rel, name, lines = str(path.relative_to(ROOT)), None, []
         for line in path.read_text().splitlines():
@@ -39,12 +44,18 @@ def readme_recipes():
     """{(relative path, name): code block} from README.md."""
     text = (ROOT / "README.md").read_text()
     pattern = re.compile(r"<!-- recipe: (\S+) (\S+) -->\n```[a-z]*\n(.*?)\n```", re.S)
-    return {(m.group(1), m.group(2)): m.group(3).strip("\n") for m in pattern.finditer(text)}
+    return {(m.group(1), m.group(2)): m.group(3).strip("\n") for m in pattern.finditer(text)
+            if any(m.group(1).startswith(d + "/") for d in DIRS)}
 
 
 def body(t):
     code, shown = snippets(), readme_recipes()
-    t.ok(len(code) >= 5, f"the client programs mark their recipes ({len(code)} found)", sorted(code))
+    if DIRS == ["test/clients"]:
+        t.ok(len(code) >= 5, f"the client programs mark their recipes ({len(code)} found)", sorted(code))
+    else:
+        for d in DIRS:
+            n = sum(1 for path, _ in code if path.startswith(d + "/"))
+            t.ok(n >= 1, f"the programs in {d} mark their recipes ({n} found)")
     for key in sorted(set(code) | set(shown)):
         what = f"README recipe {key[1]} is the code {key[0]} runs"
         if key not in shown:
