@@ -15,12 +15,12 @@
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/pg.sh"
 cd "$ROOT"
-PORT=$((56500 + PG_MAJOR))
+PORT=${PORTABLE_PORT:-$((56500 + PG_MAJOR))}
 N_TSID=${PORTABLE_TSIDS:-400000}
 N_ULID=${PORTABLE_ULIDS:-400000}
 N_V7=${PORTABLE_UUIDV7S:-200000}
 FILE=${PORTABLE_FILE:-portable/ulid_tsid_portable.sql}   # another file: to show the checks catch a broken edition
-WORK="$LOGS/portable-$PG_MAJOR"
+WORK="$LOGS/portable-$PG_MAJOR-$PORT"
 rm -rf "$WORK"; mkdir -p "$WORK"
 t_start=$SECONDS
 
@@ -40,7 +40,7 @@ check "portable/ulid_tsid_portable--pg_tle.sql is current (scripts/portable-pgtl
   bash scripts/portable-pgtle.sh --check
 
 # --- a server without the library preloaded ------------------------------------
-cluster_start portable "$PORT" "timezone = 'UTC'" || exit 1
+cluster_start "portable_$PORT" "$PORT" "timezone = 'UTC'" || exit 1
 psql -qX -v ON_ERROR_STOP=1 -c "CREATE ROLE owner LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE" \
   -c "CREATE DATABASE portable OWNER owner" -c "CREATE DATABASE native OWNER owner" \
   -c "CREATE DATABASE switch OWNER owner" >/dev/null || exit 1
@@ -246,7 +246,7 @@ CONC_TX=${PORTABLE_CONC_TX:-125}   # 8 clients x 125 transactions x 100 rows = 1
 for gen in generate_tsid generate_ulid generate_uuidv7; do
   type=uuid; [ "$gen" = generate_tsid ] && type=bigint
   q portable -c "CREATE UNLOGGED TABLE c_$gen (id $type UNIQUE, at timestamptz DEFAULT clock_timestamp())"
-  script="$(cluster_dir portable)/$gen.sql"
+  script="$(cluster_dir "portable_$PORT")/$gen.sql"
   echo "INSERT INTO c_$gen (id) SELECT $gen() FROM generate_series(1, 100);" >"$script"
   chmod 644 "$script"
   pg_in pgbench -n -U owner -d portable -c 8 -j 2 -t "$CONC_TX" -f "$(pg_inside "$script")" >"$WORK/pgbench-$gen.log" 2>&1
@@ -373,5 +373,5 @@ check "portable database: after all of this a session that called every function
   SELECT generate_tsid() IS NOT NULL AND generate_ulid() IS NOT NULL AND tsid_from_text(tsid_to_text(1)) = 1
      AND NOT EXISTS (SELECT FROM pg_settings WHERE name LIKE 'ulid_tsid.%')
      AND NOT EXISTS (SELECT FROM pg_extension WHERE extname = 'ulid_tsid')" portable
-cluster_stop portable
+cluster_stop "portable_$PORT"
 echo "   portable suite: $((SECONDS - t_start)) s"
