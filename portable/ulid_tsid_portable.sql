@@ -418,9 +418,9 @@ COMMENT ON FUNCTION @extschema@.tsid_upper_bound_clamped(pg_catalog.timestamptz)
 -- be equal if they share a millisecond and their sequence numbers differ by a
 -- multiple of 2^22. Each value's millisecond is the clock read right after its
 -- nextval(), and a call whose nextval() is not bracketed by clock readings less
--- than 1 ms apart draws again, so every value's nextval() ran within 1 ms before
--- the start of its millisecond's end: two values of one millisecond had their
--- nextval() within 2 ms of each other, and 4,194,304 nextval() calls on one
+-- than 1 ms apart draws again, so every value's nextval() ran less than 1 ms
+-- before the clock reading that gave its millisecond: two values of one
+-- millisecond had their nextval() within 2 ms of each other, and 4,194,304 nextval() calls on one
 -- sequence (each takes its buffer lock in turn) cannot fit into 2 ms. What
 -- remains is the system clock stepping back by more than that while values are
 -- made (NTP slews; a step is an administrator's act).
