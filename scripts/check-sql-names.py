@@ -27,7 +27,11 @@ What is checked:
   pg_catalog; OPERATOR members and COMMUTATOR/NEGATOR between two core types:
   schema-qualified.
 
-Usage: check-sql-names.py FILE...   (default: sql/ulid_tsid--*.sql sql/ulid_tsid_compat--*.sql src/sql/*.sql)
+Usage: check-sql-names.py FILE...   (default: sql/ulid_tsid--*.sql sql/ulid_tsid_compat--*.sql src/sql/*.sql
+                                     portable/ulid_tsid_portable.sql)
+The portable edition is not an extension script, but the same holds for it: its
+functions run as whoever calls them, with the caller's search path; its own
+names are written @extschema@.name (the install statement puts the schema in).
 Prints one line per file ("ok" or "FAIL" with each finding), then
 "N passed, N failed"; exit status 1 on any finding.
 """
@@ -379,7 +383,7 @@ def created_names(files):
 
 def main(argv):
     files = argv or (sorted(glob.glob("sql/ulid_tsid--*.sql")) + sorted(glob.glob("sql/ulid_tsid_compat--*.sql"))
-                     + sorted(glob.glob("src/sql/*.sql")))
+                     + sorted(glob.glob("src/sql/*.sql")) + ["portable/ulid_tsid_portable.sql"])
     ours_funcs, ours_types = created_names(files)
     passed = failed = 0
     for f in files:

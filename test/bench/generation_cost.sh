@@ -17,6 +17,8 @@
 # A function too slow for N calls in about a second (measured by a probe) is
 # timed over N/10 or N/100 rows instead (column n_calls).
 # Runs once without and once with shared_preload_libraries = 'ulid_tsid'.
+# "portable ..." are the portable edition's functions (portable/ulid_tsid_portable.sql,
+# installed into schema portable of the same database), beside the article's function.
 # UUIDv7: generate_uuidv7() is the extension's generator (on every server);
 # "pg_catalog.uuidv7() (core)" is PostgreSQL 18's own uuidv7(), timed only where
 # pg_catalog has it (skipped elsewhere), so one run on 18 compares the two.
@@ -53,6 +55,9 @@ ITEMS=(
   "gen_random_uuid()|generator|gen_random_uuid()|1|gc_n|true"
   "nextval('seq')|generator|nextval('gc_seq')|1|gc_n|true"
   "plpgsql_generate_tsid()|generator|bench_plpgsql.plpgsql_generate_tsid()|1|gc_n|true"
+  "portable generate_tsid()|generator|portable.generate_tsid()|1|gc_n|to_regprocedure('portable.generate_tsid()') IS NOT NULL"
+  "portable generate_ulid()|generator|portable.generate_ulid()|1|gc_n|to_regprocedure('portable.generate_ulid()') IS NOT NULL"
+  "portable generate_uuidv7()|generator|portable.generate_uuidv7()|1|gc_n|to_regprocedure('portable.generate_uuidv7()') IS NOT NULL"
   "ulid::text|text_out|u::text|u|gc_vals|to_regtype('ulid') IS NOT NULL"
   "text::ulid|text_in|ut::ulid|ut|gc_vals|to_regtype('ulid') IS NOT NULL"
   "tsid::text|text_out|ts::text|ts|gc_vals|to_regtype('tsid') IS NOT NULL"
@@ -61,6 +66,10 @@ ITEMS=(
   "text::uuid|text_in|uut::uuid|uut|gc_vals|true"
   "int8::text|text_out|b::text|b|gc_vals|true"
   "text::int8|text_in|bt::int8|bt|gc_vals|true"
+  "portable ulid_to_text(uuid)|text_out|portable.ulid_to_text(u::uuid)|u|gc_vals|to_regprocedure('portable.ulid_to_text(uuid)') IS NOT NULL AND to_regtype('ulid') IS NOT NULL"
+  "portable ulid_from_text(text)|text_in|portable.ulid_from_text(ut)|ut|gc_vals|to_regprocedure('portable.ulid_from_text(text)') IS NOT NULL AND to_regtype('ulid') IS NOT NULL"
+  "portable tsid_to_text(bigint)|text_out|portable.tsid_to_text(b)|b|gc_vals|to_regprocedure('portable.tsid_to_text(bigint)') IS NOT NULL AND to_regtype('tsid') IS NOT NULL"
+  "portable tsid_from_text(text)|text_in|portable.tsid_from_text(tst)|tst|gc_vals|to_regprocedure('portable.tsid_from_text(text)') IS NOT NULL AND to_regtype('tsid') IS NOT NULL"
 )
 
 setup_sql() {  # tables of N, N/10 and N/100 rows; values from the generators themselves
@@ -100,6 +109,9 @@ for mode in $MODES; do
   STARTED+=("$name")
   if ! err="$(q -c "CREATE EXTENSION ulid_tsid" 2>&1)"; then echo "FAIL: CREATE EXTENSION ulid_tsid: $err"; FAILED=$((FAILED + 1)); fi
   q -f "$HERE/plpgsql_tsid.sql" >/dev/null
+  # The portable edition (portable/ulid_tsid_portable.sql) beside it, in a schema of its own.
+  q -c "CREATE SCHEMA portable" >/dev/null && q -v schema=portable -f "$ROOT/portable/ulid_tsid_portable.sql" >/dev/null ||
+    { echo "FAIL: installing the portable edition"; FAILED=$((FAILED + 1)); }
   default_node_bits="$(q -c "LOAD 'ulid_tsid'" -c "SHOW ulid_tsid.node_bits" 2>/dev/null | tail -1)"
   has_ulid="$(q -c "SELECT to_regtype('ulid') IS NOT NULL")"
   has_tsid="$(q -c "SELECT to_regprocedure('tsid_lower_bound(timestamptz)') IS NOT NULL")"
@@ -203,6 +215,7 @@ echo "CSV: $CSV ($SECONDS s)"
   echo "- text out/in: \`col::text\` on a materialized column, \`txt::type\` from a materialized text column (I/O conversion casts, like uuid's and int8's)"
   echo "- preload: plain = library loaded per backend; preload = shared_preload_libraries='ulid_tsid'"
   echo "- net_x_nextval: net cost relative to nextval() (sequence with CACHE 1) in the same mode"
+  echo "- portable ...: the portable edition's functions (portable/ulid_tsid_portable.sql in schema portable of the same database); the preload mode does not concern them"
   echo "- UUIDv7: generate_uuidv7() is the extension's generator; pg_catalog.uuidv7() (core) is the server's own uuidv7(), timed only where pg_catalog has it (PostgreSQL 18+)"
   echo "- generate_tsid() node_bits=0: the same with ulid_tsid.node_bits = 0 (22 counter bits), so that a tight loop never uses up a millisecond; node bits (ulid_tsid.node_bits > 0) and, without preload, the backend-slot bits shrink the counter, which caps how many TSIDs a millisecond holds; past that generate_tsid() waits for the next millisecond. The plain generate_tsid() row uses the installed default of ulid_tsid.node_bits (${default_node_bits:-unknown})"
   echo

@@ -1,0 +1,377 @@
+#!/usr/bin/env bash
+# The portable edition (portable/ulid_tsid_portable.sql) against the native
+# extension, on a server without the library in shared_preload_libraries: the
+# portable edition is installed by a database owner who is not a superuser into
+# database "portable", where CREATE EXTENSION ulid_tsid never runs; the native
+# extension into database "native" of the same cluster. Values made by each
+# edition are copied into the other (COPY through psql) and compared there, set
+# based: text (also lower case and aliases), decoding, order, timestamps; the
+# bounds; strictness (the same errors for a list of bad inputs); 8 concurrent
+# writers; partition pruning; and the README's switch recipes, both ways, in a
+# third database "switch".
+#   PG_MAJOR=17 bash scripts/suites/portable.sh   (after scripts/suites/build.sh)
+# PORTABLE_TSIDS, PORTABLE_ULIDS, PORTABLE_UUIDV7S: values per kind and direction
+# (default 400000, 400000, 200000: 1,000,000 each way).
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/pg.sh"
+cd "$ROOT"
+PORT=${PORTABLE_PORT:-$((56500 + PG_MAJOR))}
+N_TSID=${PORTABLE_TSIDS:-400000}
+N_ULID=${PORTABLE_ULIDS:-400000}
+N_V7=${PORTABLE_UUIDV7S:-200000}
+FILE=${PORTABLE_FILE:-portable/ulid_tsid_portable.sql}   # another file: to show the checks catch a broken edition
+WORK="$LOGS/portable-$PG_MAJOR-$PORT"
+rm -rf "$WORK"; mkdir -p "$WORK"
+t_start=$SECONDS
+
+# psql as the database owner (not a superuser) into one database; -v ON_ERROR_STOP.
+q() { local db="$1"; shift; psql -qXAt -v ON_ERROR_STOP=1 -U owner -d "$db" "$@"; }
+# check LABEL "SQL returning t" DB
+sql_true() { [ "$(q "$2" -c "$1" 2>>"$WORK/errors.log")" = t ]; }
+
+# --- static: nothing in the portable edition refers to the library -------------
+no_c_refs() {
+  ! sed 's/--.*//' "$FILE" | grep -Eiq "language[[:space:]]+'?c([^a-z_]|$)|[$]libdir|module_pathname|ulid_tsid[.]so|create[[:space:]]+extension|(^|[^_a-z])load[[:space:]]"
+}
+check "the portable script names no C function, library, extension or LOAD" no_c_refs
+check "every name its code uses is schema-qualified (scripts/check-sql-names.py)" \
+  bash -c "python3 scripts/check-sql-names.py $FILE >/dev/null"
+check "portable/ulid_tsid_portable--pg_tle.sql is current (scripts/portable-pgtle.sh)" \
+  bash scripts/portable-pgtle.sh --check
+
+# --- a server without the library preloaded ------------------------------------
+cluster_start "portable_$PORT" "$PORT" "timezone = 'UTC'" || exit 1
+psql -qX -v ON_ERROR_STOP=1 -c "CREATE ROLE owner LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE" \
+  -c "CREATE DATABASE portable OWNER owner" -c "CREATE DATABASE native OWNER owner" \
+  -c "CREATE DATABASE switch OWNER owner" >/dev/null || exit 1
+check "no shared_preload_libraries" [ "$(psql -qXAt -c "SHOW shared_preload_libraries")" = "" ]
+check "the owner is not a superuser" sql_true "SELECT NOT rolsuper FROM pg_roles WHERE rolname = current_user" portable
+for db in portable native switch; do
+  q "$db" -c "CREATE SCHEMA keys" -c "ALTER DATABASE $db SET search_path = \"\$user\", public, keys" || exit 1
+done
+check "a database owner installs the portable edition with psql -f" \
+  bash -c "psql -qXAt -U owner -d portable -v schema=keys -f $FILE >$WORK/install.log 2>&1"
+check "installing it again replaces it in place" \
+  bash -c "psql -qXAt -U owner -d portable -v schema=keys -f $FILE >>$WORK/install.log 2>&1"
+q native -c "CREATE EXTENSION ulid_tsid SCHEMA keys" || exit 1
+check "portable database: only SQL and PL/pgSQL functions, no extension but plpgsql, no C in the catalog" sql_true "
+  SELECT NOT EXISTS (SELECT FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
+                     WHERE p.pronamespace = 'keys'::regnamespace AND l.lanname NOT IN ('sql', 'plpgsql'))
+     AND NOT EXISTS (SELECT FROM pg_extension WHERE extname <> 'plpgsql')
+     AND NOT EXISTS (SELECT FROM pg_proc WHERE probin LIKE '%ulid_tsid%')
+     AND (SELECT count(*) FROM pg_proc WHERE pronamespace = 'keys'::regnamespace) = 29" portable
+
+# --- portable -> native: values the portable edition makes, read natively -----
+echo "   portable -> native: $N_TSID TSIDs, $N_ULID ULIDs, $N_V7 UUIDv7s"
+t0=$SECONDS
+q portable >"$WORK/a.log" 2>&1 <<SQL || { tail -5 "$WORK/a.log"; echo "   FAIL portable side of portable -> native"; }
+CREATE UNLOGGED TABLE a_tsid AS
+  SELECT i, v, tsid_to_text(v) AS txt, tsid_timestamp(v) AS ts
+  FROM (SELECT i, CASE WHEN i <= $N_TSID / 5 THEN generate_tsid()
+                       WHEN i = $N_TSID / 5 + 1 THEN 0 WHEN i = $N_TSID / 5 + 2 THEN -1
+                       WHEN i = $N_TSID / 5 + 3 THEN 9223372036854775807 WHEN i = $N_TSID / 5 + 4 THEN -9223372036854775808
+                       ELSE ('x' || substr(md5('t' || i), 1, 16))::bit(64)::bigint END AS v
+        FROM generate_series(1, $N_TSID) AS i) AS s;
+CREATE UNLOGGED TABLE a_ulid AS
+  SELECT i, u, ulid_to_text(u) AS txt, ulid_timestamp(u) AS ts, uuidv7_timestamp(u) AS v7ts
+  FROM (SELECT i, CASE WHEN i <= $N_ULID / 5 THEN generate_ulid()
+                       WHEN i = $N_ULID / 5 + 1 THEN '00000000-0000-0000-0000-000000000000'::uuid
+                       WHEN i = $N_ULID / 5 + 2 THEN 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid
+                       ELSE md5('u' || i)::uuid END AS u
+        FROM generate_series(1, $N_ULID) AS i) AS s;
+CREATE UNLOGGED TABLE a_v7 AS
+  SELECT i, u, uuidv7_timestamp(u) AS ts FROM (SELECT i, generate_uuidv7() AS u FROM generate_series(1, $N_V7) AS i) AS s;
+SQL
+for t in a_tsid a_ulid a_v7; do
+  cols="$(q portable -c "SELECT string_agg(format('%I %s', attname, format_type(atttypid, atttypmod)), ', ' ORDER BY attnum) FROM pg_attribute WHERE attrelid = '$t'::regclass AND attnum > 0")"
+  q native -c "CREATE UNLOGGED TABLE $t ($cols)"
+  q portable -c "COPY $t TO STDOUT" | q native -c "COPY $t FROM STDIN"
+done
+check "portable -> native: TSIDs: native text, decoding and timestamps equal the portable ones ($N_TSID values)" sql_true "
+  SELECT count(*) = $N_TSID AND count(*) FILTER (WHERE v::tsid::text IS DISTINCT FROM txt OR txt::tsid::bigint IS DISTINCT FROM v
+                                                    OR tsid_timestamp(v::tsid) IS DISTINCT FROM ts) = 0 FROM a_tsid" native
+check "portable -> native: TSIDs: the same order as tsid, text order = the native text's" sql_true "
+  SELECT count(*) FILTER (WHERE a <> b OR c <> d) = 0
+  FROM (SELECT row_number() OVER (ORDER BY v, i) AS a, row_number() OVER (ORDER BY v::tsid, i) AS b,
+               row_number() OVER (ORDER BY txt COLLATE \"C\", i) AS c, row_number() OVER (ORDER BY v::tsid::text COLLATE \"C\", i) AS d
+        FROM a_tsid) AS s" native
+check "portable -> native: ULIDs: native text, decoding and timestamps equal the portable ones ($N_ULID values)" sql_true "
+  SELECT count(*) = $N_ULID AND count(*) FILTER (WHERE u::ulid::text IS DISTINCT FROM txt OR txt::ulid::uuid IS DISTINCT FROM u
+                                                    OR ulid_timestamp(u::ulid) IS DISTINCT FROM ts
+                                                    OR uuidv7_timestamp(u) IS DISTINCT FROM v7ts) = 0 FROM a_ulid" native
+check "portable -> native: ULIDs: uuid order = ulid order = text order" sql_true "
+  SELECT count(*) FILTER (WHERE a <> b OR a <> c) = 0
+  FROM (SELECT row_number() OVER (ORDER BY u, i) AS a, row_number() OVER (ORDER BY u::ulid, i) AS b,
+               row_number() OVER (ORDER BY txt COLLATE \"C\", i) AS c FROM a_ulid) AS s" native
+check "portable -> native: UUIDv7s: version 7, RFC variant, native timestamps equal ($N_V7 values)" sql_true "
+  SELECT count(*) = $N_V7 AND count(*) FILTER (WHERE uuid_extract_version(u) IS DISTINCT FROM 7
+                                                  OR uuidv7_timestamp(u) IS DISTINCT FROM ts OR ts IS NULL) = 0 FROM a_v7" native
+check "portable generators: values within the clock of their making, distinct" sql_true "
+  SELECT (SELECT count(DISTINCT v) = $N_TSID / 5 AND max(ts) <= now() + interval '1 s' AND min(ts) >= now() - interval '10 min'
+          FROM a_tsid WHERE i <= $N_TSID / 5)
+     AND (SELECT count(DISTINCT u) = $N_ULID / 5 AND max(ts) <= now() + interval '1 s' AND min(ts) >= now() - interval '10 min'
+          FROM a_ulid WHERE i <= $N_ULID / 5)
+     AND (SELECT count(DISTINCT u) = $N_V7 FROM a_v7)" native
+echo "   portable -> native: $((SECONDS - t0)) s"
+
+# --- native -> portable: values the native extension makes, read portably ------
+echo "   native -> portable: $N_TSID TSIDs, $N_ULID ULIDs, $N_V7 UUIDv7s"
+t0=$SECONDS
+# Input variants the native types accept: lower case, and the aliases O for 0, I/L for 1.
+alt="CASE i % 4 WHEN 0 THEN txt WHEN 1 THEN lower(txt) WHEN 2 THEN translate(txt, '01', 'OI') ELSE translate(lower(txt), '01', 'ol') END"
+q native >"$WORK/b.log" 2>&1 <<SQL || { tail -5 "$WORK/b.log"; echo "   FAIL native side of native -> portable"; }
+CREATE UNLOGGED TABLE b_tsid AS
+  SELECT i, v, txt, $alt AS alt, tsid_timestamp(v::tsid) AS ts
+  FROM (SELECT i, v, v::tsid::text AS txt
+        FROM (SELECT i, CASE WHEN i <= $N_TSID / 5 THEN generate_tsid()::bigint
+                             ELSE ('x' || substr(md5('T' || i), 1, 16))::bit(64)::bigint END AS v
+              FROM generate_series(1, $N_TSID) AS i) AS s) AS s2;
+CREATE UNLOGGED TABLE b_ulid AS
+  SELECT i, u, txt, $alt AS alt, ulid_timestamp(u::ulid) AS ts, uuidv7_timestamp(u) AS v7ts
+  FROM (SELECT i, u, u::ulid::text AS txt
+        FROM (SELECT i, CASE WHEN i <= $N_ULID / 5 THEN generate_ulid()::uuid ELSE md5('U' || i)::uuid END AS u
+              FROM generate_series(1, $N_ULID) AS i) AS s) AS s2;
+CREATE UNLOGGED TABLE b_v7 AS
+  SELECT i, u, uuidv7_timestamp(u) AS ts FROM (SELECT i, generate_uuidv7() AS u FROM generate_series(1, $N_V7) AS i) AS s;
+SQL
+check "native -> portable: the native types read their own variant texts (lower case, aliases)" sql_true "
+  SELECT (SELECT bool_and(alt::tsid::bigint = v) FROM b_tsid) AND (SELECT bool_and(alt::ulid::uuid = u) FROM b_ulid)" native
+for t in b_tsid b_ulid b_v7; do
+  cols="$(q native -c "SELECT string_agg(format('%I %s', attname, format_type(atttypid, atttypmod)), ', ' ORDER BY attnum) FROM pg_attribute WHERE attrelid = '$t'::regclass AND attnum > 0")"
+  q portable -c "CREATE UNLOGGED TABLE $t ($cols)"
+  q native -c "COPY $t TO STDOUT" | q portable -c "COPY $t FROM STDIN"
+done
+check "native -> portable: TSIDs: portable text, decoding (variants too) and timestamps equal the native ones" sql_true "
+  SELECT count(*) = $N_TSID AND count(*) FILTER (WHERE tsid_to_text(v) IS DISTINCT FROM txt OR tsid_from_text(alt) IS DISTINCT FROM v
+                                                    OR tsid_timestamp(v) IS DISTINCT FROM ts) = 0 FROM b_tsid" portable
+check "native -> portable: TSIDs: for the non-negative ones text order = value order" sql_true "
+  SELECT count(*) FILTER (WHERE a <> b) = 0
+  FROM (SELECT row_number() OVER (ORDER BY v, i) AS a, row_number() OVER (ORDER BY txt COLLATE \"C\", i) AS b
+        FROM b_tsid WHERE v >= 0) AS s" portable
+check "native -> portable: ULIDs: portable text, decoding (variants too) and timestamps equal the native ones" sql_true "
+  SELECT count(*) = $N_ULID AND count(*) FILTER (WHERE ulid_to_text(u) IS DISTINCT FROM txt OR ulid_from_text(alt) IS DISTINCT FROM u
+                                                    OR ulid_timestamp(u) IS DISTINCT FROM ts
+                                                    OR uuidv7_timestamp(u) IS DISTINCT FROM v7ts) = 0 FROM b_ulid" portable
+check "native -> portable: UUIDv7s: portable timestamps equal the native ones" sql_true "
+  SELECT count(*) = $N_V7 AND count(*) FILTER (WHERE uuidv7_timestamp(u) IS DISTINCT FROM ts OR ulid_timestamp(u) IS DISTINCT FROM ts) = 0
+  FROM b_v7" portable
+echo "   native -> portable: $((SECONDS - t0)) s"
+
+# --- the bounds, over the whole range ----------------------------------------------
+bounds_sql="
+  SELECT t, ulid_lower_bound_clamped(t)::uuid, ulid_upper_bound_clamped(t)::uuid,
+         uuidv7_lower_bound_clamped(t), uuidv7_upper_bound_clamped(t),
+         tsid_lower_bound_clamped(t)::bigint, tsid_upper_bound_clamped(t)::bigint,
+         CASE WHEN t BETWEEN '1970-01-01' AND '10889-08-01' THEN ulid_lower_bound(t)::uuid END,
+         CASE WHEN t BETWEEN '1970-01-01' AND '10889-08-01' THEN ulid_upper_bound(t)::uuid END,
+         CASE WHEN t BETWEEN '1970-01-01' AND '10889-08-01' THEN uuidv7_lower_bound(t) END,
+         CASE WHEN t BETWEEN '1970-01-01' AND '10889-08-01' THEN uuidv7_upper_bound(t) END,
+         CASE WHEN t BETWEEN '2020-01-01' AND '2159-05-14' THEN tsid_lower_bound(t)::bigint END,
+         CASE WHEN t BETWEEN '2020-01-01' AND '2159-05-14' THEN tsid_upper_bound(t)::bigint END
+  FROM (SELECT to_timestamp(0) + (x * 280000000000000)::bigint * interval '1 microsecond' AS t
+        FROM (SELECT ('x' || substr(md5('b' || i), 1, 8))::bit(32)::bigint / 4294967296.0 AS x FROM generate_series(1, 10000) AS i) AS r
+        UNION ALL SELECT unnest(ARRAY['-infinity', 'infinity', '1970-01-01', '1969-12-31 23:59:59.999999+00',
+                                      '2020-01-01', '2019-12-31 23:59:59.999999+00', '2089-05-15', '2159-05-15 07:35:11.103+00',
+                                      '2159-05-15 07:35:11.104+00', '10889-08-02 05:31:50.655999+00', '10889-08-02 05:31:50.656+00',
+                                      '2026-12-01 12:00:00.000999+00', '2026-12-01 12:00:00.001+00']::timestamptz[])) AS ts
+  ORDER BY 1"
+q portable -c "$bounds_sql" >"$WORK/bounds.portable" 2>&1
+q native -c "$bounds_sql" >"$WORK/bounds.native" 2>&1
+check "the bounds and clamped bounds agree over 10,013 times from 1970 to 10889 and the infinities" \
+  bash -c "[ \$(wc -l <$WORK/bounds.native) -eq 10013 ] && diff -q $WORK/bounds.native $WORK/bounds.portable >/dev/null"
+
+# --- strictness: the same inputs refused, with the same error --------------------
+cat >"$WORK/bad.sql" <<'SQL'
+CREATE TEMP TABLE bad (kind text, input text);
+INSERT INTO bad VALUES
+  ('ulid', ''), ('ulid', '0'), ('ulid', '01ARZ3NDEKTSV4RRFFQ69G5FA'), ('ulid', '01ARZ3NDEKTSV4RRFFQ69G5FAVV'),
+  ('ulid', '01ARZ3NDEKTSV4RRFFQ69G5FAU'), ('ulid', '81ARZ3NDEKTSV4RRFFQ69G5FAV'), ('ulid', 'ZZZZZZZZZZZZZZZZZZZZZZZZZZ'),
+  ('ulid', ' 01ARZ3NDEKTSV4RRFFQ69G5FAV'), ('ulid', '01ARZ3NDEKTSV4RRFFQ69G5FAV '), ('ulid', '01ARZ3NDEK-TSV4RRFFQ69G5FAV'),
+  ('ulid', '01ARZ3NDEKTSV4RRFFQ69G5FA' || chr(9)), ('ulid', '01ARZ3NDEKTSV4RRFFQ69G5FAé'), ('ulid', '01ARZ3NDEKTSV4RRFFQ69G5Fé'),
+  ('ulid', '01ARZ3NDEKTSV4RRFFQ69G5FAı'), ('ulid', '{01ARZ3NDEKTSV4RRFFQ69G5FAV}'), ('ulid', '01a22df3-5c3f-4d0e-9b6e-000000000000'),
+  ('ulid', '01ARZ3NDEKTSV4RRFFQ69G5FA*'), ('ulid', '01ARZ3NDEKTSV4RRFFQ69G5FA"'), ('ulid', 'u1ARZ3NDEKTSV4RRFFQ69G5FAV'),
+  ('tsid', ''), ('tsid', '0'), ('tsid', '0SD78DEN8000'), ('tsid', 'E34NNFRTCQ15'), ('tsid', 'e34nnfrtcq15'),
+  ('tsid', '0SD78DEN800034'), ('tsid', '915268788478279683'), ('tsid', '-12'), ('tsid', '+0'), ('tsid', '1234567890123456789012'),
+  ('tsid', 'G000000000000'), ('tsid', 'ZZZZZZZZZZZZZ'), ('tsid', '0SD78DEN8000U'), ('tsid', '0SD78DEN8000 '), ('tsid', ' 0SD78DEN8000'),
+  ('tsid', 'ü0SD78DEN800'), ('tsid', '0SD78DEN8000' || chr(10)), ('tsid', '0SD78-DEN8000'), ('tsid', '0SD78DEN800ſ');
+CREATE TEMP TABLE got (kind text, input text, sqlstate text, message text, detail text, hint text);
+DO $$
+DECLARE b record; st text; msg text; det text; hnt text; native boolean := to_regtype('ulid') IS NOT NULL;
+BEGIN
+  FOR b IN SELECT * FROM bad LOOP
+    BEGIN
+      IF native THEN EXECUTE format('SELECT %L::%s', b.input, b.kind);
+      ELSE EXECUTE format('SELECT %s_from_text(%L)', b.kind, b.input); END IF;
+      INSERT INTO got VALUES (b.kind, b.input, 'accepted', NULL, NULL, NULL);
+    EXCEPTION WHEN OTHERS THEN
+      GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL, hnt = PG_EXCEPTION_HINT;
+      INSERT INTO got VALUES (b.kind, b.input, st, msg, det, hnt);
+    END;
+  END LOOP;
+END $$;
+SELECT format('%s %s: %s | %s | %s | %s', kind, quote_literal(input), sqlstate, message, detail, hint) FROM got ORDER BY kind, input COLLATE "C";
+SQL
+q portable -f "$WORK/bad.sql" >"$WORK/bad.portable" 2>&1
+q native -f "$WORK/bad.sql" >"$WORK/bad.native" 2>&1
+check "bad inputs: every one refused by both editions with 22P02 ($(grep -c ': 22P02 |' "$WORK/bad.native") native, $(grep -c ': 22P02 |' "$WORK/bad.portable") portable of 38)" \
+  bash -c "[ \$(grep -c ': 22P02 |' $WORK/bad.native) -eq 38 ] && [ \$(grep -c ': 22P02 |' $WORK/bad.portable) -eq 38 ]"
+check "bad inputs: the same message, detail and hint from both" diff "$WORK/bad.native" "$WORK/bad.portable"
+[ -s "$WORK/bad.native" ] && ! diff -q "$WORK/bad.native" "$WORK/bad.portable" >/dev/null && diff "$WORK/bad.native" "$WORK/bad.portable" | head -10
+range_sql="
+CREATE TEMP TABLE got (f text, t timestamptz, sqlstate text, message text);
+DO \$\$
+DECLARE f text; t timestamptz; st text; msg text;
+BEGIN
+  FOREACH f IN ARRAY ARRAY['ulid_lower_bound', 'ulid_upper_bound', 'uuidv7_lower_bound', 'tsid_lower_bound', 'tsid_upper_bound'] LOOP
+    FOREACH t IN ARRAY ARRAY['-infinity', 'infinity', '1969-12-31 23:59:59.999+00', '10889-08-02 05:31:50.656+00',
+                             '2019-12-31 23:59:59.999+00', '2159-05-15 07:35:11.104+00']::timestamptz[] LOOP
+      BEGIN
+        EXECUTE format('SELECT %s(%L)', f, t);
+        INSERT INTO got VALUES (f, t, 'accepted', NULL);
+      EXCEPTION WHEN OTHERS THEN
+        GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT;
+        INSERT INTO got VALUES (f, t, st, msg);
+      END;
+    END LOOP;
+  END LOOP;
+END \$\$;
+SELECT format('%s(%s): %s %s', f, t, sqlstate, message) FROM got ORDER BY 1;"
+q portable -c "$range_sql" >"$WORK/range.portable" 2>&1
+q native -c "$range_sql" >"$WORK/range.native" 2>&1
+check "times outside a key's range: the same results and errors (22003) from both" \
+  bash -c "grep -q 22003 $WORK/range.native && diff $WORK/range.native $WORK/range.portable"
+
+# --- 8 concurrent writers ---------------------------------------------------------
+CONC_TX=${PORTABLE_CONC_TX:-125}   # 8 clients x 125 transactions x 100 rows = 100,000 rows per generator
+for gen in generate_tsid generate_ulid generate_uuidv7; do
+  type=uuid; [ "$gen" = generate_tsid ] && type=bigint
+  q portable -c "CREATE UNLOGGED TABLE c_$gen (id $type UNIQUE, at timestamptz DEFAULT clock_timestamp())"
+  script="$(cluster_dir "portable_$PORT")/$gen.sql"
+  echo "INSERT INTO c_$gen (id) SELECT $gen() FROM generate_series(1, 100);" >"$script"
+  chmod 644 "$script"
+  pg_in pgbench -n -U owner -d portable -c 8 -j 2 -t "$CONC_TX" -f "$(pg_inside "$script")" >"$WORK/pgbench-$gen.log" 2>&1
+  read -r total distinct < <(q portable -F ' ' -c "SELECT count(*), count(DISTINCT id) FROM c_$gen")
+  check "8 concurrent writers, portable $gen(): $total rows, $distinct distinct" \
+    bash -c "[ '$total' = $((8 * CONC_TX * 100)) ] && [ '$distinct' = '$total' ]"
+done
+
+# --- partition pruning --------------------------------------------------------------
+q portable >"$WORK/partitions.log" 2>&1 <<'SQL'
+CREATE TABLE p_tsid (id bigint NOT NULL DEFAULT generate_tsid()) PARTITION BY RANGE (id);
+CREATE TABLE p_ulid (id uuid NOT NULL DEFAULT generate_ulid()) PARTITION BY RANGE (id);
+CREATE TABLE p_v7 (id uuid NOT NULL DEFAULT generate_uuidv7()) PARTITION BY RANGE (id);
+DO $$
+DECLARE d date;
+BEGIN
+  FOR d IN SELECT generate_series(current_date - 2, current_date + 1, '1 day')::date LOOP
+    EXECUTE format('CREATE TABLE %I PARTITION OF p_tsid FOR VALUES FROM (%s) TO (%s)', 'p_tsid_' || to_char(d, 'YYYYMMDD'),
+                   tsid_lower_bound(d), tsid_lower_bound(d + 1));
+    EXECUTE format('CREATE TABLE %I PARTITION OF p_ulid FOR VALUES FROM (%L) TO (%L)', 'p_ulid_' || to_char(d, 'YYYYMMDD'),
+                   ulid_lower_bound(d), ulid_lower_bound(d + 1));
+    EXECUTE format('CREATE TABLE %I PARTITION OF p_v7 FOR VALUES FROM (%L) TO (%L)', 'p_v7_' || to_char(d, 'YYYYMMDD'),
+                   uuidv7_lower_bound(d), uuidv7_lower_bound(d + 1));
+  END LOOP;
+END $$;
+INSERT INTO p_tsid SELECT FROM generate_series(1, 100);
+INSERT INTO p_ulid SELECT FROM generate_series(1, 100);
+INSERT INTO p_v7 SELECT FROM generate_series(1, 100);
+SQL
+check "the portable time helpers are IMMUTABLE, the generators VOLATILE" sql_true "
+  SELECT bool_and(provolatile = CASE WHEN proname LIKE 'generate%' THEN 'v' ELSE 'i' END)
+  FROM pg_proc WHERE pronamespace = 'keys'::regnamespace" portable
+for k in tsid ulid v7; do
+  case $k in tsid) lb=tsid_lower_bound ;; ulid) lb=ulid_lower_bound ;; v7) lb=uuidv7_lower_bound ;; esac
+  today="p_${k}_$(q portable -c "SELECT to_char(current_date, 'YYYYMMDD')")"
+  q portable -c "EXPLAIN (COSTS OFF) SELECT * FROM p_$k WHERE id >= $lb(current_date::timestamptz) AND id < $lb(current_date + 1)" >"$WORK/prune-$k-const.txt"
+  q portable -c "EXPLAIN (COSTS OFF) SELECT * FROM p_$k WHERE id >= $lb('$(q portable -c "SELECT current_date")') AND id < $lb('$(q portable -c "SELECT current_date + 1")')" >"$WORK/prune-$k-literal.txt"
+  q portable -c "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT * FROM p_$k WHERE id >= $lb(now() - interval '1 minute')" >"$WORK/prune-$k-now.txt"
+  check "partition pruning, $k: a day's bounds from literals scan only that day's partition" \
+    bash -c "grep -q '$today' $WORK/prune-$k-literal.txt && [ \$(grep -c 'Seq Scan on p_$k' $WORK/prune-$k-literal.txt) -eq 1 ]"
+  check "partition pruning, $k: bounds of now() prune at executor start (only partitions from today on are scanned)" \
+    bash -c "grep -q 'Subplans Removed: 2' $WORK/prune-$k-now.txt && grep -q '$today' $WORK/prune-$k-now.txt"
+  check "partition pruning, $k: every row went to today's partition" \
+    sql_true "SELECT count(*) = 100 FROM $today" portable
+done
+
+# --- the switch: the README's recipes, as they stand there --------------------------
+recipe() { awk -v name="$1" '$0 == "<!-- portable: " name " -->" { on = 1; next } on == 1 && /^```sql$/ { on = 2; next } on == 2 && /^```$/ { exit } on == 2' README.md; }
+for r in to_native convert to_portable; do recipe "$r" >"$WORK/recipe-$r.sql"; done
+check "README.md shows the three switch recipes" \
+  bash -c "[ -s $WORK/recipe-to_native.sql ] && [ -s $WORK/recipe-convert.sql ] && [ -s $WORK/recipe-to_portable.sql ]"
+psql -qXAt -U owner -d switch -v schema=keys -f "$FILE" >/dev/null
+q switch >"$WORK/switch.log" 2>&1 <<'SQL'
+CREATE TABLE orders (id bigint PRIMARY KEY DEFAULT generate_tsid(), note text);
+CREATE TABLE events (id uuid PRIMARY KEY DEFAULT generate_ulid(), note text);
+CREATE TABLE docs (id uuid PRIMARY KEY DEFAULT generate_uuidv7(shift => interval '0 s'), note text);
+CREATE TABLE items (id bigint PRIMARY KEY DEFAULT generate_tsid(), order_id bigint REFERENCES orders);
+INSERT INTO orders (note) SELECT 'portable' FROM generate_series(1, 1000);
+INSERT INTO events (note) SELECT 'portable' FROM generate_series(1, 1000);
+INSERT INTO docs (note) SELECT 'portable' FROM generate_series(1, 1000);
+INSERT INTO items (order_id) SELECT id FROM orders;
+SQL
+# What every stored key is: its bits, its text, its time; compared after each step.
+read -r -d '' snapshot <<'SQL'
+SELECT md5(string_agg(format('%s %s %s', id::bigint, tsid_to_text(id::bigint), tsid_timestamp(id::bigint)), ',' ORDER BY id::bigint)) FROM orders WHERE note = 'portable'
+UNION ALL SELECT md5(string_agg(format('%s %s %s', id::uuid, ulid_to_text(id::uuid), ulid_timestamp(id::uuid)), ',' ORDER BY id::uuid)) FROM events WHERE note = 'portable'
+UNION ALL SELECT md5(string_agg(format('%s %s', id, uuidv7_timestamp(id)), ',' ORDER BY id)) FROM docs WHERE note = 'portable'
+UNION ALL SELECT md5(string_agg(format('%s %s', id::bigint, order_id), ',' ORDER BY id::bigint)) FROM items
+SQL
+same_keys() { local now; now="$(q switch -c "$snapshot" 2>>"$WORK/errors.log")"; [ "$(echo "$now" | grep -c '^[0-9a-f]\{32\}$')" = 4 ] && [ "$now" = "$before" ]; }
+before="$(q switch -c "$snapshot")"
+seq_before="$(q switch -c "SELECT last_value FROM keys.ulid_tsid_portable_tsid_seq")"
+# Which edition the defaults call: 'native' when every generator default belongs to the extension.
+defaults_sql="SELECT string_agg(DISTINCT CASE WHEN e.oid IS NULL THEN 'portable' ELSE 'native' END, ',')
+  FROM pg_attrdef ad JOIN pg_depend dep ON dep.classid = 'pg_attrdef'::regclass AND dep.objid = ad.oid AND dep.refclassid = 'pg_proc'::regclass
+  JOIN pg_proc p ON p.oid = dep.refobjid AND p.proname LIKE 'generate%'
+  LEFT JOIN pg_depend x ON x.classid = 'pg_proc'::regclass AND x.objid = p.oid AND x.refclassid = 'pg_extension'::regclass
+  LEFT JOIN pg_extension e ON e.oid = x.refobjid"
+check "switch to native: the README recipe runs as the owner" \
+  bash -c "psql -qXAt -v ON_ERROR_STOP=1 -U owner -d switch -f $WORK/recipe-to_native.sql >$WORK/switch-to_native.log 2>&1"
+check "switch to native: every stored key, its text and its time unchanged" \
+  same_keys
+check "switch to native: the defaults call the extension's generators" sql_true "SELECT ($defaults_sql) = 'native'" switch
+q switch -c "INSERT INTO orders (note) SELECT 'native' FROM generate_series(1, 100)" -c "INSERT INTO events (note) SELECT 'native' FROM generate_series(1, 100)" \
+         -c "INSERT INTO docs (note) SELECT 'native' FROM generate_series(1, 100)" 2>>"$WORK/switch.log"
+check "switch to native: new keys sort after the old ones, the native text of old keys equals the portable text" sql_true "
+  SELECT (SELECT min(id) FILTER (WHERE note = 'native') > max(id) FILTER (WHERE note = 'portable') FROM orders)
+     AND (SELECT min(id::text) FILTER (WHERE note = 'native') > max(id::text) FILTER (WHERE note = 'portable') FROM events)
+     AND (SELECT min(id::text) FILTER (WHERE note = 'native') > max(id::text) FILTER (WHERE note = 'portable') FROM docs)
+     AND (SELECT bool_and(id::tsid::text = tsid_to_text(id)) FROM orders)
+     AND (SELECT bool_and(id::ulid::text = ulid_to_text(id)) FROM events)" switch
+file_before="$(q switch -c "SELECT pg_relation_filenode('orders') || ' ' || pg_relation_filenode('events')")"
+check "convert: the README's column conversion runs" \
+  bash -c "psql -qXAt -v ON_ERROR_STOP=1 -U owner -d switch -f $WORK/recipe-convert.sql >$WORK/switch-convert.log 2>&1"
+check "convert: the columns are tsid and ulid, the tables were not rewritten" sql_true "
+  SELECT (SELECT format_type(atttypid, NULL) FROM pg_attribute WHERE attrelid = 'orders'::regclass AND attname = 'id') IN ('tsid', 'keys.tsid')
+     AND (SELECT format_type(atttypid, NULL) FROM pg_attribute WHERE attrelid = 'events'::regclass AND attname = 'id') IN ('ulid', 'keys.ulid')
+     AND (SELECT pg_relation_filenode('orders') || ' ' || pg_relation_filenode('events')) = '$file_before'" switch
+check "convert: every stored key, its text and its time unchanged" \
+  same_keys
+q switch -c "INSERT INTO orders (note) SELECT 'native' FROM generate_series(1, 100)" 2>>"$WORK/switch.log"
+before2="$(q switch -c "SELECT md5(string_agg(id::bigint::text, ',' ORDER BY id::bigint)) FROM orders UNION ALL SELECT md5(string_agg(id::uuid::text, ',' ORDER BY id::uuid)) FROM events")"
+check "switch back: the README recipe runs as the owner" \
+  bash -c "psql -qXAt -v ON_ERROR_STOP=1 -U owner -d switch -f $WORK/recipe-to_portable.sql >$WORK/switch-to_portable.log 2>&1"
+check "switch back: every key (portable and native ones) unchanged, columns bigint and uuid again" sql_true "
+  SELECT (SELECT md5(string_agg(id::bigint::text, ',' ORDER BY id::bigint)) FROM orders) || (SELECT md5(string_agg(id::uuid::text, ',' ORDER BY id::uuid)) FROM events)
+         = '$(echo "$before2" | tr -d '\n')'
+     AND (SELECT format_type(atttypid, NULL) FROM pg_attribute WHERE attrelid = 'orders'::regclass AND attname = 'id') = 'bigint'
+     AND (SELECT format_type(atttypid, NULL) FROM pg_attribute WHERE attrelid = 'events'::regclass AND attname = 'id') = 'uuid'" switch
+check "switch back: the portable keys' text and time unchanged" \
+  same_keys
+check "switch back: no extension, the defaults call the portable generators" sql_true "
+  SELECT NOT EXISTS (SELECT FROM pg_extension WHERE extname = 'ulid_tsid') AND ($defaults_sql) = 'portable'" switch
+q switch -c "INSERT INTO orders (note) SELECT 'back' FROM generate_series(1, 100)" -c "INSERT INTO events (note) SELECT 'back' FROM generate_series(1, 100)" \
+         -c "INSERT INTO docs (note) SELECT 'back' FROM generate_series(1, 100)" 2>>"$WORK/switch.log"
+check "switch back: new keys sort after all the old ones, the TSID sequence was not reset" sql_true "
+  SELECT (SELECT min(id) FILTER (WHERE note = 'back') > max(id) FILTER (WHERE note <> 'back') FROM orders)
+     AND (SELECT min(id::text) FILTER (WHERE note = 'back') > max(id::text) FILTER (WHERE note <> 'back') FROM events)
+     AND (SELECT min(id::text) FILTER (WHERE note = 'back') > max(id::text) FILTER (WHERE note <> 'back') FROM docs)
+     AND (SELECT last_value FROM keys.ulid_tsid_portable_tsid_seq) > $seq_before" switch
+
+# --- the portable database never loaded the library ----------------------------------
+check "portable database: after all of this a session that called every function has no ulid_tsid setting (the library never loaded)" sql_true "
+  SELECT generate_tsid() IS NOT NULL AND generate_ulid() IS NOT NULL AND tsid_from_text(tsid_to_text(1)) = 1
+     AND NOT EXISTS (SELECT FROM pg_settings WHERE name LIKE 'ulid_tsid.%')
+     AND NOT EXISTS (SELECT FROM pg_extension WHERE extname = 'ulid_tsid')" portable
+cluster_stop "portable_$PORT"
+echo "   portable suite: $((SECONDS - t_start)) s"
