@@ -7,13 +7,14 @@ const { pgTable, customType, text, bigint, uuid } = require('drizzle-orm/pg-core
 const { sql } = require('drizzle-orm');
 
 // The extension's types: a ulid and a tsid are their text in JS (26 and 13 characters).
+// A tsid on a plain bigint is a BigInt: mode 'number' (what drizzle-kit pull writes) rounds it.
 const ulid = customType({ dataType: () => 'ulid' });
 const tsid = customType({ dataType: () => 'tsid' });
 
 const keyTypes = {
   ulid: (name) => ulid(name),
   tsid: (name) => tsid(name),
-  bigint: (name) => bigint(name, { mode: 'number' }),
+  bigint: (name) => bigint(name, { mode: 'bigint' }),
   uuid: (name) => uuid(name),
 };
 const generators = { ulid: 'generate_ulid()', tsid: 'generate_tsid()', bigint: 'generate_tsid()', uuid: 'generate_uuidv7()' };
