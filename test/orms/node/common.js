@@ -47,10 +47,10 @@ async function plainClient() {
 // The SQLSTATE an ORM's error carries, wherever the ORM keeps the driver's error.
 function sqlstate(err) {
   for (let e = err, depth = 0; e && depth < 5; depth += 1) {
-    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
-    e = e.original || e.parent || e.driverError || e.cause
-      || (e.meta && e.meta.driverAdapterError && e.meta.driverAdapterError.cause)
-      || (e.meta && { code: e.meta.code });
+    const adapter = e.meta && e.meta.driverAdapterError; // Prisma's P20xx errors keep it here
+    if (adapter && adapter.cause && adapter.cause.originalCode) return adapter.cause.originalCode;
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) && !/^P[0-9]{4}$/.test(e.code)) return e.code;
+    e = e.original || e.parent || e.driverError || e.cause;
   }
   return undefined;
 }
