@@ -4,7 +4,10 @@ Each recipe in README.md is a fenced code block right after a line
     <!-- recipe: test/clients/FILE NAME -->
 and must equal, line for line, the lines of FILE between the comments
 "README NAME: begin" and "README NAME: end" (dedented). Every such snippet in
-test/clients must be shown in the README. Prints one ok / not ok line each."""
+test/clients must be shown in the README. Prints one ok / not ok line each.
+Other directories' recipes (the ORM programs: readme_recipes.py test/orms/node)
+are checked the same way when named as arguments, each run covering the README
+recipes under the directories it names."""
 import pathlib
 import re
 import sys
@@ -13,14 +16,15 @@ import textwrap
 from checks import Checks
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+DIRS = sys.argv[1:] or ["test/clients"]
 MARK = re.compile(r"^\s*(?:#|//)\s*README (\S+): (begin|end)\s*$")
 
 
 def snippets():
-    """{(relative path, name): code} from the client test programs."""
+    """{(relative path, name): code} from the test programs under DIRS."""
     found = {}
-    for path in sorted((ROOT / "test/clients").rglob("*")):
-        if "node_modules" in path.parts or path.suffix not in (".py", ".js", ".java"):
+    for path in sorted(p for d in DIRS for p in (ROOT / d).rglob("*")):
+        if "node_modules" in path.parts or path.suffix not in (".py", ".js", ".java", ".prisma"):
             continue
         rel, name, lines = str(path.relative_to(ROOT)), None, []
         for line in path.read_text().splitlines():
@@ -39,7 +43,8 @@ def readme_recipes():
     """{(relative path, name): code block} from README.md."""
     text = (ROOT / "README.md").read_text()
     pattern = re.compile(r"<!-- recipe: (\S+) (\S+) -->\n```[a-z]*\n(.*?)\n```", re.S)
-    return {(m.group(1), m.group(2)): m.group(3).strip("\n") for m in pattern.finditer(text)}
+    return {(m.group(1), m.group(2)): m.group(3).strip("\n") for m in pattern.finditer(text)
+            if any(m.group(1).startswith(d.rstrip("/") + "/") for d in DIRS)}
 
 
 def body(t):
@@ -58,6 +63,6 @@ def body(t):
 
 
 if __name__ == "__main__":
-    t = Checks("readme")
+    t = Checks("readme" if DIRS == ["test/clients"] else "readme " + " ".join(DIRS))
     body(t)
     t.done()

@@ -36,27 +36,19 @@ const orm = {
   keyOf: (k, row) => row.id,
   bigintKey: (text) => BigInt(text),
   fromJson: (k, id) => (k.kind === 'bigint' ? BigInt(id) : id),
+  // README drizzle-usage: begin
   insertParent: async (k, name) => (await db.insert(parentOf(k)).values({ name }).returning())[0],
   insertChild: async (k, parentId, note) => (await db.insert(childOf(k)).values({ parentId, note }).returning())[0],
-  findParent: async (k, id) => {
-    const p = parentOf(k);
-    // README drizzle-usage: begin
-    const [row] = await db.select().from(p).where(eq(p.id, id));
-    // README drizzle-usage: end
-    return row ?? null;
-  },
+  findParent: async (k, id) => (await db.select().from(parentOf(k)).where(eq(parentOf(k).id, id)))[0] ?? null,
   childrenWithParent: (k, id) => {
     const [p, c] = [parentOf(k), childOf(k)];
     return db.select({ note: c.note, parentName: p.name }).from(c).innerJoin(p, eq(p.id, c.parentId)).where(eq(p.id, id));
   },
-  pageParents: (k, after, n) => {
-    const p = parentOf(k);
-    return db.select().from(p).where(after === null ? undefined : gt(p.id, after)).orderBy(p.id).limit(n);
-  },
-  parentsSince: (k, since) => {
-    const p = parentOf(k);
-    return db.select().from(p).where(sql`${keyTime[k.kind](p.id)} >= ${since}`).orderBy(p.id);
-  },
+  pageParents: (k, after, n) => db.select().from(parentOf(k))
+    .where(after === null ? undefined : gt(parentOf(k).id, after)).orderBy(parentOf(k).id).limit(n),
+  parentsSince: (k, since) => db.select().from(parentOf(k))
+    .where(sql`${keyTime[k.kind](parentOf(k).id)} >= ${since}`).orderBy(parentOf(k).id),
+  // README drizzle-usage: end
 };
 
 // drizzle-kit in a scratch directory (DRIZZLE_OUT): its exit status and output.
