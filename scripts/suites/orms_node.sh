@@ -61,6 +61,12 @@ orms_run() {
   orms_count "$name" "$log" "$rc"
 }
 
+# Prisma 7 and TypeORM 1.1 need node 20.19 or later (Debian bookworm's own nodejs is 18).
+orms_node_ok() { node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)'; }
+if ! orms_node_ok; then
+  echo "   FAIL node $(node --version 2>&1) is older than Prisma 7 and TypeORM 1.1 need (20.19)"; tally orms_node 0 1; exit 1
+fi
+
 cluster_start orms_node "$orms_port" || exit 1
 orms_run readme /usr/bin/python3 ../../clients/readme_recipes.py test/orms/node
 if orms_npm; then
