@@ -104,6 +104,8 @@ program('sequelize', async (t, db) => {
     // DataTypes.STRING in a migration would make varchar(255):
     const stringSql = sequelize.getQueryInterface().queryGenerator.attributesToSQL({ id: sequelize.normalizeAttribute({ type: DataTypes.STRING }) });
     t.ok(/VARCHAR\(255\)/.test(stringSql.id), `DataTypes.STRING in createTable is ${stringSql.id}, not ulid`, stringSql);
+    const ulidSql = sequelize.getQueryInterface().queryGenerator.attributesToSQL({ id: sequelize.normalizeAttribute({ type: ULID }) });
+    t.ok(ulidSql.id === 'ULID', `the ULID type in createTable or sync() is ${ulidSql.id}`, ulidSql);
 
     // Introspection: describeTable() says USER-DEFINED for the extension's types.
     const described = await sequelize.getQueryInterface().describeTable('ulid_parent');
