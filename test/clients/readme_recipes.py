@@ -25,7 +25,7 @@ def snippets():
     """{(relative path, name): code} from the test programs in DIRS."""
     found = {}
     for path in sorted(p for d in DIRS for p in (ROOT / d).rglob("*")):
-        if "node_modules" in path.parts or path.suffix not in (".py", ".js", ".java", ".rb"):
+        if "node_modules" in path.parts or path.suffix not in (".py", ".js", ".java", ".rb", ".prisma"):
             continue
         rel, name, lines = str(path.relative_to(ROOT)), None, []
         for line in path.read_text().splitlines():
@@ -69,6 +69,6 @@ def body(t):
 
 
 if __name__ == "__main__":
-    t = Checks("readme")
+    t = Checks("readme" if DIRS == ["test/clients"] else "readme " + " ".join(DIRS))
     body(t)
     t.done()
