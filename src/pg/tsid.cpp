@@ -194,7 +194,7 @@ Datum generate_tsid(PG_FUNCTION_ARGS) {
   const TsidLayout layout = current_layout(shared);
   const std::int64_t now_ns = realtime_ns();
   std::uint64_t value = 0;
-  const GenerateStatus status = state.tsid.next_at(now_ns, layout, &value);
+  const GenerateStatus status = state.tsid.next(split_ns(now_ns), layout, &value);
   if (unlikely(status != GenerateStatus::kOk)) report_generate_failure("generate_tsid", status);
   std::int64_t now_ms = split_ns(now_ns).ms;
   const std::int64_t value_ms = tsid_unix_ms(value);
