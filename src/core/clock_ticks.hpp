@@ -21,15 +21,15 @@ inline std::uint64_t clock_tick(std::uint64_t ms, std::uint32_t sub_ms_ns) noexc
   return (ms << kFractionBits) | ((std::uint64_t{sub_ms_ns} << kFractionBits) / kNsPerMs);
 }
 
-// The time a tick stands for, milliseconds and nanoseconds kept apart so that no
-// tick up to year 10889 overflows (nanoseconds since 1970 would after 2262).
-// The nanoseconds round up, so that clock_tick() of the result is `tick` again.
 // The first nanosecond of a millisecond whose clock_tick() fraction is `fraction`.
 template <int kFractionBits>
 inline std::uint32_t fraction_ns(std::uint64_t fraction) noexcept {
   return static_cast<std::uint32_t>((fraction * kNsPerMs + (std::uint64_t{1} << kFractionBits) - 1) >> kFractionBits);
 }
 
+// The time a tick stands for, milliseconds and nanoseconds kept apart so that no
+// tick up to year 10889 overflows (nanoseconds since 1970 would after 2262).
+// The nanoseconds round up, so that clock_tick() of the result is `tick` again.
 template <int kFractionBits>
 inline ClockMs clock_tick_time(std::uint64_t tick) noexcept {
   return {static_cast<std::int64_t>(tick >> kFractionBits),
