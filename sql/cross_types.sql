@@ -2,7 +2,9 @@
 -- argument orders, as members of the btree, hash and BRIN families. Drivers
 -- send integers and UUIDs with their own types; these make WHERE id = $1
 -- exact, indexable and a possible foreign key.
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS amcheck;
+RESET client_min_messages;
 
 -- Every operator class of the extension validates (a family with cross-type
 -- members must hold every pair of its types).

@@ -41,6 +41,9 @@ WHERE id >= tsid_lower_bound('2024-01-01 01:00:00+00') AND id < tsid_lower_bound
 ALTER TABLE tsid_ops_t ADD PRIMARY KEY (id);
 RESET enable_seqscan;
 
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS pageinspect;
+RESET client_min_messages;
 SELECT allequalimage FROM bt_metap('tsid_ops_t_pkey');
 SELECT regress_plan('SELECT min(id), max(id) FROM tsid_ops_t');
 SELECT min(id)::bigint = min(id::bigint) AS min_ok, max(id)::bigint = max(id::bigint) AS max_ok FROM tsid_ops_t;

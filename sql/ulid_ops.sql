@@ -60,7 +60,9 @@ ALTER TABLE ulid_ops_t ADD PRIMARY KEY (id);
 RESET enable_seqscan;
 
 -- Deduplication is allowed (btequalimage), checked from the index's metapage.
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pageinspect;
+RESET client_min_messages;
 SELECT allequalimage FROM bt_metap('ulid_ops_t_pkey');
 
 -- min() and max() come from the btree index.
@@ -102,7 +104,9 @@ SELECT ulid_hash_extended('01ARZ3NDEKTSV4RRFFQ69G5FAV', 42)
     <> ulid_hash_extended('01ARZ3NDEKTSV4RRFFQ69G5FAV', 1) AS seeded;
 
 -- amcheck agrees the btree is sound.
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS amcheck;
+RESET client_min_messages;
 SELECT bt_index_check('ulid_ops_t_pkey', true);
 DROP TABLE ulid_parts;
 DROP TABLE ulid_ops_t;

@@ -60,13 +60,9 @@ xv_stop_leftovers() {
       echo "crossversion: stopped a leftover PostgreSQL $ver server in $data"
   done
 }
-(
-  flock 9
-  xv_stop_leftovers
-  rm -rf "$xv_dir/tmp_check" "$xv_dir/log"
-  in_dir="$(pg_inside "$xv_dir")"
-  in_files=(); for f in "${xv_files[@]}"; do in_files+=("$(pg_inside "$f")"); done
-  cd "$xv_dir" &&
+in_dir="$(pg_inside "$xv_dir")"
+in_files=(); for f in "${xv_files[@]}"; do in_files+=("$(pg_inside "$f")"); done
+prove_run "$xv_dir" "$xv_log" "$xv_err" xv_stop_leftovers \
   pg_as_postgres env PATH="/usr/lib/postgresql/19/bin:/usr/bin:/bin" \
     PERL5LIB="$xv_pgxs/test/perl:$(pg_inside "$PG_SRC")/test/t" PG_REGRESS="$xv_pgxs/test/regress/pg_regress" \
     TESTDIR="$in_dir" TESTDATADIR="$in_dir/tmp_check" TESTLOGDIR="$in_dir/tmp_check/log" PGDATABASE=postgres \
@@ -74,9 +70,5 @@ xv_stop_leftovers() {
     ULID_TSID_PG19_BINDIR=/usr/lib/postgresql/19/bin ULID_TSID_DUMP_OLD=13 \
     PG_TEST_TIMEOUT_DEFAULT="${PG_TEST_TIMEOUT_DEFAULT:-120}" \
     timeout -k 10 "${CROSSVERSION_TIMEOUT:-600}" prove --timer -v "${in_files[@]}"
-  rc=$?
-  xv_stop_leftovers
-  exit $rc
-) 9>"$xv_dir.lock" >"$xv_log" 2>"$xv_err"
 xv_rc=$?
 prove_report crossversion "$xv_log" "$xv_err" "$xv_dir" "$xv_rc"

@@ -23,6 +23,23 @@ prove_workdir() {
   echo "$name: postgres cannot reach the checkout; running in $PROVE_DIR"
 }
 
+# prove_run DIR LOG ERR STOP CMD...: one run at a time per DIR (the lock DIR.lock):
+# STOP (a function that stops the servers a killed test left behind) before and
+# after, DIR's tmp_check and log emptied, then CMD in DIR, its output into LOG and
+# ERR. Returns CMD's status.
+prove_run() {
+  local dir="$1" log="$2" err="$3" stop="$4"; shift 4
+  (
+    flock 9
+    "$stop"
+    rm -rf "$dir/tmp_check" "$dir/log"
+    cd "$dir" && "$@"
+    rc=$?
+    "$stop"
+    exit $rc
+  ) 9>"$dir.lock" >"$log" 2>"$err"
+}
+
 # prove_report NAME TAP_LOG TAP_ERR RUN_DIR PROVE_RC, after prove ran:
 # prints each script's verdict and timing, failed assertions, the tests' key
 # facts (notes starting ">>"), skips and the summary, then prove's stderr

@@ -36,21 +36,13 @@ tap_stop_leftovers() {
       echo "tap: stopped a leftover server in $(dirname "$pidfile")"
   done
 }
-# One run at a time per tree (two runs would share build/tap).
-(
-  flock 9
-  tap_stop_leftovers
-  rm -rf "$tap_dir/tmp_check" "$tap_dir/log"
-  # Inside the chroot, by their paths there (one spelling of every path for the
-  # tests and the servers they start).
-  in_files=(); for f in "${tap_files[@]}"; do in_files+=("$(pg_inside "$f")"); done
-  cd "$tap_dir" &&
-  PGDATABASE=postgres PG_TEST_TIMEOUT_DEFAULT="${PG_TEST_TIMEOUT_DEFAULT:-120}" \
+# One run at a time per tree (two runs would share build/tap). Inside the chroot,
+# by their paths there (one spelling of every path for the tests and the servers
+# they start).
+in_files=(); for f in "${tap_files[@]}"; do in_files+=("$(pg_inside "$f")"); done
+PGDATABASE=postgres PG_TEST_TIMEOUT_DEFAULT="${PG_TEST_TIMEOUT_DEFAULT:-120}" \
+  prove_run "$tap_dir" "$tap_log" "$tap_err" tap_stop_leftovers \
     pg_as_postgres env PERL5LIB="$tap_pgxs/test/perl:$(pg_inside "$tap_lib")" PG_REGRESS="$tap_pgxs/test/regress/pg_regress" \
       TESTDIR="$(pg_inside "$tap_dir")" timeout -k 10 "${TAP_TIMEOUT:-900}" prove --timer -v "${in_files[@]}"
-  rc=$?
-  tap_stop_leftovers
-  exit $rc
-) 9>"$tap_dir.lock" >"$tap_log" 2>"$tap_err"
 tap_rc=$?
 prove_report tap "$tap_log" "$tap_err" "$tap_dir" "$tap_rc"

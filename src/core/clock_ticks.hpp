@@ -2,7 +2,7 @@
 // then k bits of the clock's fraction of that millisecond (16 for generate_ulid(),
 // 12 for UUIDv7's rand_a, as in PostgreSQL 18), claimed as one tick of a
 // TickSequence (per process, or cluster-wide when shared), so that two claims
-// never return the same tick. The caller appends the random tail.
+// never return the same tick; the random tail follows.
 #pragma once
 
 #include <cstdint>
@@ -21,19 +21,29 @@ inline std::uint64_t clock_tick(std::uint64_t ms, std::uint32_t sub_ms_ns) noexc
   return (ms << kFractionBits) | ((std::uint64_t{sub_ms_ns} << kFractionBits) / kNsPerMs);
 }
 
+// The first nanosecond of a millisecond whose clock_tick() fraction is `fraction`.
+template <int kFractionBits>
+inline std::uint32_t fraction_ns(std::uint64_t fraction) noexcept {
+  return static_cast<std::uint32_t>((fraction * kNsPerMs + (std::uint64_t{1} << kFractionBits) - 1) >> kFractionBits);
+}
+
 // The time a tick stands for, milliseconds and nanoseconds kept apart so that no
 // tick up to year 10889 overflows (nanoseconds since 1970 would after 2262).
 // The nanoseconds round up, so that clock_tick() of the result is `tick` again.
 template <int kFractionBits>
 inline ClockMs clock_tick_time(std::uint64_t tick) noexcept {
-  const std::uint64_t fraction = tick & ((std::uint64_t{1} << kFractionBits) - 1);
   return {static_cast<std::int64_t>(tick >> kFractionBits),
-          static_cast<std::uint32_t>((fraction * kNsPerMs + (std::uint64_t{1} << kFractionBits) - 1) >> kFractionBits)};
+          fraction_ns<kFractionBits>(tick & ((std::uint64_t{1} << kFractionBits) - 1))};
 }
 
-template <int kFractionBits>
+// The generator of a 16-byte key whose first bits are a tick: `Store(tick,
+// random, out)` writes the key of a claimed tick and 8 random bytes
+// (UlidGenerator and Uuidv7Generator are this class with their layout's store).
+template <int kFractionBits, void (*Store)(std::uint64_t tick, const std::uint8_t* random, std::uint8_t* out)>
 class ClockTickGenerator {
  public:
+  static constexpr int kRandomBytes = 8;
+
   TickSequence& ticks() noexcept { return ticks_; }
 
   // Makes every later tick fall after Unix millisecond `ms` (the floor of a
@@ -44,21 +54,18 @@ class ClockTickGenerator {
     ticks_.raise_to((capped << kFractionBits) | ((std::uint64_t{1} << kFractionBits) - 1));
   }
 
-  // The next tick at a clock reading of `ms` and a fraction already in ticks:
-  // the clock's tick when it is ahead of the last one, else the last plus one.
-  GenerateStatus next_tick(std::int64_t ms, std::uint64_t fraction, std::uint64_t* tick) noexcept {
-    if (ms < 0 || static_cast<std::uint64_t>(ms) > kMax48BitMs) return GenerateStatus::kClockOutOfRange;
-    const std::uint64_t candidate = (static_cast<std::uint64_t>(ms) << kFractionBits) | fraction;
+  // The next key at clock reading `now`: its tick is the clock's when that is
+  // ahead of the last one, else the last plus one. A reading before 1970 (its
+  // floor millisecond is negative, even 1 ns before) or past year 10889 is out
+  // of range.
+  GenerateStatus next(ClockMs now, const std::uint8_t random[kRandomBytes], std::uint8_t out[16]) noexcept {
+    if (now.ms < 0 || static_cast<std::uint64_t>(now.ms) > kMax48BitMs) return GenerateStatus::kClockOutOfRange;
+    const std::uint64_t candidate = clock_tick<kFractionBits>(static_cast<std::uint64_t>(now.ms), now.sub_ms_ns);
+    std::uint64_t tick = 0;
     // Past the last millisecond (year 10889) there is no larger tick.
-    if (!ticks_.claim(candidate, tick) || (*tick >> kFractionBits) > kMax48BitMs) return GenerateStatus::kExhausted;
+    if (!ticks_.claim(candidate, &tick) || (tick >> kFractionBits) > kMax48BitMs) return GenerateStatus::kExhausted;
+    Store(tick, random, out);
     return GenerateStatus::kOk;
-  }
-
-  // The same at a Unix-ns reading; a reading before 1970, even by 1 ns, is out
-  // of range (its floor millisecond is negative).
-  GenerateStatus next_tick_at(std::int64_t now_unix_ns, std::uint64_t* tick) noexcept {
-    const ClockMs clock = split_ns(now_unix_ns);
-    return next_tick(clock.ms, clock_tick<kFractionBits>(0, clock.sub_ms_ns), tick);
   }
 
  private:

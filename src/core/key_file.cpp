@@ -94,26 +94,25 @@ KeyFileStatus read_key_file(const char* path, unsigned owner_uid, std::uint8_t* 
   return status;
 }
 
+// One message per KeyFileError, in the enum's order.
+constexpr const char* kKeyFileErrorMessages[] = {
+    "no error",                                                                   // kNone
+    "could not be opened",                                                        // kOpen
+    "is not a regular file",                                                      // kNotRegularFile
+    "is not owned by the database server's user",                                 // kWrongOwner
+    "grants access to group or others (it must be u=rw (0600) or less)",         // kGroupOrOtherAccess
+    "could not be read",                                                          // kRead
+    "does not hold exactly 64 hexadecimal digits (surrounding white space aside)",  // kMalformed
+    "is a symbolic link (name the file itself)",                                  // kSymbolicLink
+};
+static_assert(sizeof kKeyFileErrorMessages / sizeof kKeyFileErrorMessages[0] ==
+                  static_cast<std::size_t>(KeyFileError::kSymbolicLink) + 1,
+              "a message for every KeyFileError");
+
 const char* key_file_error_message(KeyFileError error) noexcept {
-  switch (error) {
-    case KeyFileError::kNone:
-      return "no error";
-    case KeyFileError::kOpen:
-      return "could not be opened";
-    case KeyFileError::kNotRegularFile:
-      return "is not a regular file";
-    case KeyFileError::kWrongOwner:
-      return "is not owned by the database server's user";
-    case KeyFileError::kGroupOrOtherAccess:
-      return "grants access to group or others (it must be u=rw (0600) or less)";
-    case KeyFileError::kRead:
-      return "could not be read";
-    case KeyFileError::kMalformed:
-      return "does not hold exactly 64 hexadecimal digits (surrounding white space aside)";
-    case KeyFileError::kSymbolicLink:
-      return "is a symbolic link (name the file itself)";
-  }
-  return "is unusable";
+  const auto index = static_cast<std::size_t>(error);
+  return index < sizeof kKeyFileErrorMessages / sizeof kKeyFileErrorMessages[0] ? kKeyFileErrorMessages[index]
+                                                                                 : "is unusable";
 }
 
 }  // namespace ulid_tsid

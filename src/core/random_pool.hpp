@@ -15,8 +15,6 @@ class RandomPool {
   // without asking the kernel. False only when the kernel's randomness is unavailable.
   bool fill(int pid, void* out, std::size_t length) noexcept;
 
-  bool u64(int pid, std::uint64_t* value) noexcept { return fill(pid, value, sizeof *value); }
-
  private:
   bool reseed(int pid) noexcept;
   void refill() noexcept;

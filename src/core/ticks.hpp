@@ -2,6 +2,11 @@
 // or across the cluster through an atomic in shared memory. Every generator here
 // takes its next value from one of these, which is what rules out duplicates:
 // two claims never return the same tick.
+//
+// Every generator (UlidGenerator, Uuidv7Generator, UlidMonotonicGenerator,
+// TsidGenerator) has one shape: start_above_ms(ms) for a persisted mark's
+// floor, and next(now, ..., out), which writes one value for the clock reading
+// `now` (clock.hpp's ClockMs, from split_ns()) or says why not (GenerateStatus).
 #pragma once
 
 #include <atomic>
@@ -27,9 +32,6 @@ class TickSequence {
   // Claims through `shared` from now on (null: back to this process alone).
   void share(std::atomic<std::uint64_t>* shared) noexcept { shared_ = shared; }
   bool shared() const noexcept { return shared_ != nullptr; }
-
-  // Sets where a per-process sequence resumes (no effect on shared ticks).
-  void resume_after(std::uint64_t last) noexcept { local_ = last; }
 
   // Makes every later claim greater than `floor`: the last tick becomes at
   // least `floor` (per process, or in the shared atomic, never lowering it).

@@ -35,15 +35,15 @@ class TsidGenerator {
     ticks_.raise_to(tsid_bound(ms, true));
   }
 
-  // `sub_ms_ns`: how far into its millisecond the clock is (0..999,999).
-  GenerateStatus next(std::int64_t now_unix_ms, const TsidLayout& layout, std::uint64_t* out,
-                      std::uint32_t sub_ms_ns = 0) noexcept {
+  // The next value at clock reading `now`, in `layout`.
+  GenerateStatus next(ClockMs now, const TsidLayout& layout, std::uint64_t* out) noexcept {
+    const std::int64_t now_unix_ms = now.ms;
     if (now_unix_ms < kTsidEpochUnixMs ||
         static_cast<std::uint64_t>(now_unix_ms - kTsidEpochUnixMs) > kTsidMaxMs) {
       return GenerateStatus::kClockOutOfRange;
     }
     const auto ms = static_cast<std::uint64_t>(now_unix_ms - kTsidEpochUnixMs);
-    if (sub_ms_ns > 999999) sub_ms_ns = 999999;
+    const std::uint32_t sub_ms_ns = now.sub_ms_ns > 999999 ? 999999 : now.sub_ms_ns;
     const std::uint64_t counter_start = (std::uint64_t{sub_ms_ns} << layout.counter_bits()) / 1000000;
     std::uint64_t candidate = layout.compose(ms, counter_start);
     const bool starting = start_pending_ && !ticks_.shared();
@@ -63,12 +63,6 @@ class TsidGenerator {
     if (starting) start_pending_ = false;
     *out = value;
     return GenerateStatus::kOk;
-  }
-
-  // next() at a Unix-ns clock reading.
-  GenerateStatus next_at(std::int64_t now_unix_ns, const TsidLayout& layout, std::uint64_t* out) noexcept {
-    const ClockMs clock = split_ns(now_unix_ns);
-    return next(clock.ms, layout, out, clock.sub_ms_ns);
   }
 
  private:

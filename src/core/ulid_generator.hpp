@@ -12,7 +12,7 @@ namespace ulid_tsid {
 
 inline constexpr int kUlidRandomBytes = 10;
 inline constexpr int kUlidFractionBits = 16;
-inline constexpr int kUlidTailBytes = 8;
+inline constexpr int kUlidTailBytes = 8;  // the random bytes of generate_ulid()
 
 // generate_ulid(): the first 8 bytes are a tick of (48-bit ms, 16-bit
 // sub-millisecond fraction of the clock, in 65,536ths) from the generator that
@@ -22,36 +22,11 @@ inline constexpr int kUlidTailBytes = 8;
 // millisecond too and append at the right edge of a B-tree even without shared
 // ticks; a tick is ~15 ns, shorter than any call, so a session's values do not
 // run ahead of the clock.
-class UlidGenerator {
- public:
-  TickSequence& ticks() noexcept { return clock_ticks_.ticks(); }
-
-  // Every later value falls after Unix millisecond `ms` (see ClockTickGenerator).
-  void start_above_ms(std::int64_t ms) noexcept { clock_ticks_.start_above_ms(ms); }
-
-  GenerateStatus next(std::int64_t now_ms, std::uint16_t fraction, const std::uint8_t random[kUlidTailBytes],
-                      std::uint8_t out[16]) noexcept {
-    std::uint64_t high = 0;
-    const GenerateStatus status = clock_ticks_.next_tick(now_ms, fraction, &high);
-    if (status == GenerateStatus::kOk) ulid_store(high, load_be(random), out);
-    return status;
-  }
-
-  // next() at a Unix-ns clock reading; `value_ms` (if given) gets the value's millisecond.
-  GenerateStatus next_at(std::int64_t now_unix_ns, const std::uint8_t random[kUlidTailBytes],
-                         std::uint8_t out[16], std::int64_t* value_ms = nullptr) noexcept {
-    std::uint64_t high = 0;
-    const GenerateStatus status = clock_ticks_.next_tick_at(now_unix_ns, &high);
-    if (status == GenerateStatus::kOk) {
-      ulid_store(high, load_be(random), out);
-      if (value_ms != nullptr) *value_ms = static_cast<std::int64_t>(high >> kUlidFractionBits);
-    }
-    return status;
-  }
-
- private:
-  ClockTickGenerator<kUlidFractionBits> clock_ticks_;
-};
+inline void ulid_store_tick(std::uint64_t tick, const std::uint8_t* random, std::uint8_t* out) noexcept {
+  ulid_store(tick, load_be(random), out);
+}
+using UlidGenerator = ClockTickGenerator<kUlidFractionBits, ulid_store_tick>;
+static_assert(UlidGenerator::kRandomBytes == kUlidTailBytes);
 
 // generate_ulid_monotonic(): the ULID spec's monotonic mode, per process. A new
 // millisecond draws 80 fresh random bits; the same millisecond (or a clock that
@@ -67,15 +42,16 @@ class UlidMonotonicGenerator {
     if (ms > floor_ms_) floor_ms_ = ms;
   }
 
-  // Whether next(now_ms, ...) will read its random bytes: only a new
+  // Whether next(now, ...) will read its random bytes: only a new
   // millisecond does, so a caller can skip drawing them within one.
-  bool needs_random(std::int64_t now_ms) const noexcept {
-    now_ms = effective_ms(now_ms);
+  bool needs_random(ClockMs now) const noexcept {
+    const std::int64_t now_ms = effective_ms(now.ms);
     return !has_last_ || now_ms < 0 || now_ms > last_ms_;
   }
 
-  GenerateStatus next(std::int64_t now_ms, const std::uint8_t random[kUlidRandomBytes],
-                      std::uint8_t out[16]) noexcept {
+  // Only the millisecond of `now` counts.
+  GenerateStatus next(ClockMs now, const std::uint8_t random[kUlidRandomBytes], std::uint8_t out[16]) noexcept {
+    std::int64_t now_ms = now.ms;
     if (now_ms >= 0 && now_ms <= floor_ms_ && static_cast<std::uint64_t>(floor_ms_) >= kMax48BitMs) {
       return GenerateStatus::kExhausted;
     }

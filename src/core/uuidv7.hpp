@@ -13,11 +13,6 @@ namespace ulid_tsid {
 inline constexpr int kUuidv7FractionBits = 12;
 inline constexpr int kUuidv7RandomBytes = 8;
 
-// generate_uuidv7(): ticks strictly increase in their TickSequence (per backend,
-// or cluster-wide when shared), so a burst of values moves the fraction on by
-// one 4096th of a millisecond each, as PostgreSQL 18 does per backend.
-using Uuidv7Generator = ClockTickGenerator<kUuidv7FractionBits>;
-
 // Writes a version-7 UUID for `tick`; `random` fills rand_b (its top two bits
 // become the variant).
 inline void uuidv7_store(std::uint64_t tick, const std::uint8_t random[kUuidv7RandomBytes],
@@ -29,6 +24,17 @@ inline void uuidv7_store(std::uint64_t tick, const std::uint8_t random[kUuidv7Ra
   for (int i = 0; i < kUuidv7RandomBytes; ++i) out[8 + i] = random[i];
   out[8] = static_cast<std::uint8_t>((out[8] & 0x3F) | 0x80);
 }
+
+// The tick a version-7 UUID was written for: its millisecond and rand_a.
+inline std::uint64_t uuidv7_tick(const std::uint8_t uuid[16]) noexcept {
+  return (load_be(uuid, 6) << kUuidv7FractionBits) | (std::uint64_t{uuid[6] & 0x0Fu} << 8) | uuid[7];
+}
+
+// generate_uuidv7(): ticks strictly increase in their TickSequence (per backend,
+// or cluster-wide when shared), so a burst of values moves the fraction on by
+// one 4096th of a millisecond each, as PostgreSQL 18 does per backend.
+using Uuidv7Generator = ClockTickGenerator<kUuidv7FractionBits, uuidv7_store>;
+static_assert(Uuidv7Generator::kRandomBytes == kUuidv7RandomBytes);
 
 // The smallest or largest version-7 UUID of a millisecond.
 inline void uuidv7_bound(std::uint64_t ms, bool upper, std::uint8_t out[16]) noexcept {

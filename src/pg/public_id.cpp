@@ -19,7 +19,7 @@
 #include "../core/public_id.hpp"
 #include "../core/typeid.hpp"
 #include "settings.hpp"
-#include "typeid_args.hpp"
+#include "typeid.hpp"
 
 #include <unistd.h>
 

@@ -4,7 +4,7 @@
 #include "postgres_api.hpp"
 
 #include "../core/typeid.hpp"
-#include "typeid_args.hpp"
+#include "typeid.hpp"
 
 extern "C" {
 PG_FUNCTION_INFO_V1(ulid_tsid_typeid_128);

@@ -103,10 +103,9 @@ Datum generate_ulid(PG_FUNCTION_ARGS) {
   draw_random(random, sizeof random);
   pg_uuid_t* out = palloc_uuid();
   const std::int64_t now_ns = realtime_ns();
-  std::int64_t value_ms = 0;
-  const GenerateStatus status = state.ulid.next_at(now_ns, random, out->data, &value_ms);
+  const GenerateStatus status = state.ulid.next(split_ns(now_ns), random, out->data);
   if (unlikely(status != GenerateStatus::kOk)) report_generate_failure("generate_ulid", status);
-  mark_cover_at(value_ms, now_ns);
+  mark_cover_at(static_cast<std::int64_t>(ulid_time_ms(out->data)), now_ns);
   PG_RETURN_UUID_P(out);
 }
 
@@ -115,13 +114,13 @@ Datum generate_ulid(PG_FUNCTION_ARGS) {
 Datum generate_ulid_monotonic(PG_FUNCTION_ARGS) {
   ProcessState& state = process_state();
   mark_prepare(fcinfo, state);
-  const std::int64_t now_ms = split_ns(realtime_ns()).ms;
+  const ClockMs now = split_ns(realtime_ns());
   std::uint8_t random[kUlidRandomBytes] = {};
-  if (state.ulid_monotonic.needs_random(now_ms)) draw_random(random, sizeof random);
+  if (state.ulid_monotonic.needs_random(now)) draw_random(random, sizeof random);
   pg_uuid_t* out = palloc_uuid();
-  const GenerateStatus status = state.ulid_monotonic.next(now_ms, random, out->data);
+  const GenerateStatus status = state.ulid_monotonic.next(now, random, out->data);
   if (unlikely(status == GenerateStatus::kExhausted)) report_monotonic_overflow();
   if (unlikely(status != GenerateStatus::kOk)) report_generate_failure("generate_ulid_monotonic", status);
-  mark_cover(state.ulid_monotonic.last_ms(), now_ms, false);
+  mark_cover(state.ulid_monotonic.last_ms(), now.ms, false);
   PG_RETURN_UUID_P(out);
 }

@@ -76,8 +76,7 @@ void BM_UlidGenerator_next(benchmark::State& state) {
   std::uint8_t random[ulid_tsid::kUlidTailBytes], out[16];
   for (auto _ : state) {
     pool.fill(pid, random, sizeof random);
-    const std::int64_t now = realtime_ns();
-    const GenerateStatus st = gen.next_at(now, random, out);
+    const GenerateStatus st = gen.next(split_ns(realtime_ns()), random, out);
     benchmark::DoNotOptimize(st);
     benchmark::DoNotOptimize(out);
   }
@@ -91,7 +90,7 @@ void BM_UlidMonotonicGenerator_next(benchmark::State& state) {
   std::uint8_t random[kUlidRandomBytes], out[16];
   for (auto _ : state) {
     pool.fill(pid, random, sizeof random);
-    const GenerateStatus st = gen.next(realtime_ns() / 1000000, random, out);
+    const GenerateStatus st = gen.next(split_ns(realtime_ns()), random, out);
     benchmark::DoNotOptimize(st);
     benchmark::DoNotOptimize(out);
   }

@@ -90,7 +90,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       std::uint64_t v = 0xDEADBEEF;
       // How far into its millisecond the clock is: chosen by the input, 0..999,999.
       const std::uint32_t sub_ms_ns = (static_cast<std::uint32_t>(p[1]) << 12 | p[2] << 4 | (k & 15)) % 1000000;
-      const GenerateStatus st = gen.next(now, layout, &v, sub_ms_ns);
+      const GenerateStatus st = gen.next({now, sub_ms_ns}, layout, &v);
       if (!in_range) {
         FUZZ_CHECK(st == GenerateStatus::kClockOutOfRange);
         FUZZ_CHECK(v == 0xDEADBEEF);

@@ -86,7 +86,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         std::memset(out, 0xEE, 16);
         // The fraction comes from the first two random bytes, the tail from the rest.
         const auto fraction = static_cast<std::uint16_t>(random[0] << 8 | random[1]);
-        const GenerateStatus st = gen.next(now, fraction, random + 2, out);
+        const GenerateStatus st = gen.next({now, ulid_tsid::fraction_ns<16>(fraction)}, random + 2, out);
         if (!in_range) {
           FUZZ_CHECK(st == GenerateStatus::kClockOutOfRange);
         } else if (st == GenerateStatus::kOk) {
@@ -111,7 +111,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }
       if (which != 1) {
         std::memset(out, 0xEE, 16);
-        const GenerateStatus st = mono.next(now, random, out);
+        const GenerateStatus st = mono.next({now, 0}, random, out);
         if (!in_range) {
           FUZZ_CHECK(st == GenerateStatus::kClockOutOfRange);
         } else if (st == GenerateStatus::kOk) {

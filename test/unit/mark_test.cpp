@@ -110,14 +110,14 @@ TEST(Floor, UlidTicksStartAfterTheMillisecond) {
   g.start_above_ms(kNow);
   const std::uint8_t random[kUlidTailBytes] = {};
   std::uint8_t out[16];
-  ASSERT_EQ(g.next(kNow - 3600000, 0, random, out), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({kNow - 3600000, 0}, random, out), GenerateStatus::kOk);
   EXPECT_EQ(ulid_time_ms(out), static_cast<std::uint64_t>(kNow + 1));
-  ASSERT_EQ(g.next(kNow - 3600000, 0, random, out), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({kNow - 3600000, 0}, random, out), GenerateStatus::kOk);
   EXPECT_EQ(ulid_time_ms(out), static_cast<std::uint64_t>(kNow + 1));  // counting on
-  ASSERT_EQ(g.next(kNow + 5, 0, random, out), GenerateStatus::kOk);   // the clock passes: it follows
+  ASSERT_EQ(g.next({kNow + 5, 0}, random, out), GenerateStatus::kOk);   // the clock passes: it follows
   EXPECT_EQ(ulid_time_ms(out), static_cast<std::uint64_t>(kNow + 5));
   g.start_above_ms(kNow);  // a lower floor never moves it back
-  ASSERT_EQ(g.next(kNow + 5, 0, random, out), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({kNow + 5, 0}, random, out), GenerateStatus::kOk);
   EXPECT_EQ(ulid_time_ms(out), static_cast<std::uint64_t>(kNow + 5));
 }
 
@@ -127,12 +127,13 @@ TEST(Floor, SharedTicksAreRaisedNeverLowered) {
   a.ticks().share(&shared);
   b.ticks().share(&shared);
   a.start_above_ms(kNow);
-  std::uint64_t tick = 0;
-  ASSERT_EQ(b.next_tick(kNow - 10, 0, &tick), GenerateStatus::kOk);
-  EXPECT_EQ(tick, static_cast<std::uint64_t>(kNow + 1) << kUuidv7FractionBits);
+  const std::uint8_t random[kUuidv7RandomBytes] = {};
+  std::uint8_t out[16];
+  ASSERT_EQ(b.next({kNow - 10, 0}, random, out), GenerateStatus::kOk);
+  EXPECT_EQ(uuidv7_tick(out), static_cast<std::uint64_t>(kNow + 1) << kUuidv7FractionBits);
   b.start_above_ms(kNow - 100);
-  ASSERT_EQ(a.next_tick(kNow - 10, 0, &tick), GenerateStatus::kOk);
-  EXPECT_EQ(tick, (static_cast<std::uint64_t>(kNow + 1) << kUuidv7FractionBits) + 1);
+  ASSERT_EQ(a.next({kNow - 10, 0}, random, out), GenerateStatus::kOk);
+  EXPECT_EQ(uuidv7_tick(out), (static_cast<std::uint64_t>(kNow + 1) << kUuidv7FractionBits) + 1);
 }
 
 TEST(Floor, TsidStartsAtTheNextMillisecondAndCountsOn) {
@@ -143,14 +144,14 @@ TEST(Floor, TsidStartsAtTheNextMillisecondAndCountsOn) {
   g.start_after_first_millisecond();
   g.start_above_ms(kNow);
   std::uint64_t v = 0;
-  ASSERT_EQ(g.next(kNow - 3600000, layout, &v), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({kNow - 3600000, 0}, layout, &v), GenerateStatus::kOk);
   EXPECT_EQ(tsid_unix_ms(v), kNow + 1);
   EXPECT_EQ(v & 127, 5u);
   std::uint64_t w = 0;
-  ASSERT_EQ(g.next(kNow - 3600000, layout, &w), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({kNow - 3600000, 0}, layout, &w), GenerateStatus::kOk);
   EXPECT_GT(w, v);
   g.start_above_ms(kTsidEpochUnixMs - 1);  // before the epoch: nothing
-  ASSERT_EQ(g.next(kNow - 3600000, layout, &v), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({kNow - 3600000, 0}, layout, &v), GenerateStatus::kOk);
   EXPECT_GT(v, w);
 }
 
@@ -159,18 +160,18 @@ TEST(Floor, MonotonicUlidMovesToTheNextMillisecondThenIncrements) {
   std::uint8_t random[kUlidRandomBytes] = {};
   random[9] = 7;
   std::uint8_t out[16], next[16];
-  ASSERT_EQ(g.next(kNow, random, out), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({kNow, 0}, random, out), GenerateStatus::kOk);
   g.start_above_ms(kNow + 100);
-  EXPECT_TRUE(g.needs_random(kNow));  // a new millisecond: the one after the floor
-  ASSERT_EQ(g.next(kNow, random, out), GenerateStatus::kOk);
+  EXPECT_TRUE(g.needs_random({kNow, 0}));  // a new millisecond: the one after the floor
+  ASSERT_EQ(g.next({kNow, 0}, random, out), GenerateStatus::kOk);
   EXPECT_EQ(ulid_time_ms(out), static_cast<std::uint64_t>(kNow + 101));
-  EXPECT_FALSE(g.needs_random(kNow));
-  ASSERT_EQ(g.next(kNow + 50, random, next), GenerateStatus::kOk);
+  EXPECT_FALSE(g.needs_random({kNow, 0}));
+  ASSERT_EQ(g.next({kNow + 50, 0}, random, next), GenerateStatus::kOk);
   EXPECT_EQ(ulid_time_ms(next), static_cast<std::uint64_t>(kNow + 101));
   EXPECT_GT(memcmp(next, out, 16), 0);
-  ASSERT_EQ(g.next(kNow + 102, random, next), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({kNow + 102, 0}, random, next), GenerateStatus::kOk);
   EXPECT_EQ(ulid_time_ms(next), static_cast<std::uint64_t>(kNow + 102));
-  EXPECT_EQ(g.next(-1, random, next), GenerateStatus::kClockOutOfRange);
+  EXPECT_EQ(g.next({-1, 0}, random, next), GenerateStatus::kClockOutOfRange);
 }
 
 TEST(Floor, MonotonicUlidAtTheEndOfTimeIsExhausted) {
@@ -178,7 +179,7 @@ TEST(Floor, MonotonicUlidAtTheEndOfTimeIsExhausted) {
   const std::uint8_t random[kUlidRandomBytes] = {};
   std::uint8_t out[16];
   g.start_above_ms(static_cast<std::int64_t>(kMax48BitMs));
-  EXPECT_EQ(g.next(kNow, random, out), GenerateStatus::kExhausted);
+  EXPECT_EQ(g.next({kNow, 0}, random, out), GenerateStatus::kExhausted);
 }
 
 }  // namespace

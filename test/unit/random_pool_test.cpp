@@ -64,7 +64,7 @@ TEST(RandomPool, ChunkingDoesNotChangeTheStream) {
   EXPECT_EQ(whole, pieces);
 }
 
-TEST(RandomPool, ZeroLengthAndU64) {
+TEST(RandomPool, ZeroLengthAndEightByteDraws) {
   RandomPool a;
   unsigned char guard = 0x42;
   EXPECT_TRUE(a.fill(5, &guard, 0));
@@ -72,7 +72,7 @@ TEST(RandomPool, ZeroLengthAndU64) {
   std::set<std::uint64_t> seen;
   for (int i = 0; i < 1000; ++i) {
     std::uint64_t v = 0;
-    ASSERT_TRUE(a.u64(5, &v));
+    ASSERT_TRUE(a.fill(5, &v, sizeof v));
     seen.insert(v);
   }
   EXPECT_EQ(seen.size(), 1000u);

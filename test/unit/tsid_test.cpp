@@ -16,6 +16,7 @@
 namespace {
 
 using ulid_tsid::GenerateStatus;
+using ulid_tsid::split_ns;
 using ulid_tsid::kTsidEpochUnixMs;
 using ulid_tsid::kTsidMaxMs;
 using ulid_tsid::TsidGenerator;
@@ -131,7 +132,7 @@ TEST(TsidGenerator, SimulatedClockStrictlyIncreasingAndInLayout) {
       default: now += 1;
     }
     std::uint64_t v = 0;
-    ASSERT_EQ(g.next(now, l, &v), GenerateStatus::kOk);
+    ASSERT_EQ(g.next({now, 0}, l, &v), GenerateStatus::kOk);
     ASSERT_GT(v, prev) << "n=" << n;
     ASSERT_EQ(ulid_tsid::tsid_node(v, 10), 0x155u);
     const auto ms = static_cast<std::uint64_t>(now - kTsidEpochUnixMs);
@@ -152,12 +153,12 @@ TEST(TsidGenerator, CounterOverflowMovesToTheNextMillisecond) {
   const std::int64_t now = kTsidEpochUnixMs + 1000;
   std::uint64_t v = 0;
   for (std::uint64_t c = 0; c < 4; ++c) {
-    ASSERT_EQ(g.next(now, l, &v), GenerateStatus::kOk);
+    ASSERT_EQ(g.next({now, 0}, l, &v), GenerateStatus::kOk);
     EXPECT_EQ(v, l.compose(1000, c));
   }
-  ASSERT_EQ(g.next(now, l, &v), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({now, 0}, l, &v), GenerateStatus::kOk);
   EXPECT_EQ(v, l.compose(1001, 0)) << "runs ahead of the clock rather than repeating";
-  ASSERT_EQ(g.next(now - 50, l, &v), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({now - 50, 0}, l, &v), GenerateStatus::kOk);
   EXPECT_EQ(v, l.compose(1001, 1)) << "clock backwards: continues";
 }
 
@@ -168,12 +169,12 @@ TEST(TsidGenerator, ClockOutOfRange) {
   for (std::int64_t bad : {kTsidEpochUnixMs - 1, std::int64_t{0}, std::numeric_limits<std::int64_t>::min(),
                            kTsidEpochUnixMs + static_cast<std::int64_t>(kTsidMaxMs) + 1,
                            std::numeric_limits<std::int64_t>::max()}) {
-    EXPECT_EQ(g.next(bad, l, &v), GenerateStatus::kClockOutOfRange) << bad;
+    EXPECT_EQ(g.next({bad, 0}, l, &v), GenerateStatus::kClockOutOfRange) << bad;
     EXPECT_EQ(v, 12345u);
   }
-  ASSERT_EQ(g.next(kTsidEpochUnixMs, l, &v), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({kTsidEpochUnixMs, 0}, l, &v), GenerateStatus::kOk);
   EXPECT_EQ(v, l.compose(0, 0));
-  ASSERT_EQ(g.next(kTsidEpochUnixMs + static_cast<std::int64_t>(kTsidMaxMs), l, &v), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({kTsidEpochUnixMs + static_cast<std::int64_t>(kTsidMaxMs), 0}, l, &v), GenerateStatus::kOk);
   EXPECT_EQ(ulid_tsid::tsid_time_ms(v), kTsidMaxMs);
 }
 
@@ -186,13 +187,13 @@ TEST(TsidGenerator, ExhaustionAtTheEndOfTimeNeverRepeats) {
   const std::int64_t end = kTsidEpochUnixMs + static_cast<std::int64_t>(kTsidMaxMs);
   std::uint64_t last = 0, v = 0;
   for (int c = 0; c < 4; ++c) {
-    ASSERT_EQ(g.next(end, l, &v), GenerateStatus::kOk);
+    ASSERT_EQ(g.next({end, 0}, l, &v), GenerateStatus::kOk);
     ASSERT_GT(v, last);
     last = v;
   }
   for (int n = 0; n < 3; ++n) {
     v = 0;
-    const GenerateStatus st = g.next(end, l, &v);
+    const GenerateStatus st = g.next({end, 0}, l, &v);
     EXPECT_EQ(st, GenerateStatus::kExhausted)
         << "call " << n << " after the last value " << std::hex << last << " returned " << v;
   }
@@ -203,11 +204,11 @@ TEST(TsidGenerator, StartAfterFirstMillisecondSkipsThatMillisecond) {
   g.start_after_first_millisecond();
   const TsidLayout l = Layout(10, 3);
   std::uint64_t v = 0;
-  ASSERT_EQ(g.next(kTsidEpochUnixMs + 5000, l, &v, 999999), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({kTsidEpochUnixMs + 5000, 999999}, l, &v), GenerateStatus::kOk);
   EXPECT_EQ(v, l.compose(5001, 0));
-  ASSERT_EQ(g.next(kTsidEpochUnixMs + 5001, l, &v), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({kTsidEpochUnixMs + 5001, 0}, l, &v), GenerateStatus::kOk);
   EXPECT_EQ(v, l.compose(5001, 1)) << "only the first value skips ahead";
-  ASSERT_EQ(g.next(kTsidEpochUnixMs + 6000, l, &v), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({kTsidEpochUnixMs + 6000, 0}, l, &v), GenerateStatus::kOk);
   EXPECT_EQ(v, l.compose(6000, 0));
 }
 
@@ -222,14 +223,14 @@ TEST(TsidGenerator, ClockOutOfRangeBeforeTheFirstValueChangesNothing) {
     TsidGenerator g;
     g.start_after_first_millisecond();
     std::uint64_t v = 99;
-    for (int n = 0; n < 3; ++n) ASSERT_EQ(g.next_at(bad_ns, l, &v), GenerateStatus::kClockOutOfRange) << bad_ns;
+    for (int n = 0; n < 3; ++n) ASSERT_EQ(g.next(split_ns(bad_ns), l, &v), GenerateStatus::kClockOutOfRange) << bad_ns;
     EXPECT_EQ(v, 99u);
     const std::int64_t good_ms = kTsidEpochUnixMs + 86400000;  // 2020-01-02
-    ASSERT_EQ(g.next_at(good_ms * 1000000 + 250000, l, &v), GenerateStatus::kOk);
+    ASSERT_EQ(g.next(split_ns(good_ms * 1000000 + 250000), l, &v), GenerateStatus::kOk);
     EXPECT_EQ(v, l.compose(86400001, 0)) << "started after the first good millisecond, as armed";
     EXPECT_EQ(ulid_tsid::tsid_unix_ms(v), good_ms + 1);
-    ASSERT_EQ(g.next_at(bad_ns, l, &v), GenerateStatus::kClockOutOfRange);
-    ASSERT_EQ(g.next_at((good_ms + 5) * 1000000, l, &v), GenerateStatus::kOk);
+    ASSERT_EQ(g.next(split_ns(bad_ns), l, &v), GenerateStatus::kClockOutOfRange);
+    ASSERT_EQ(g.next(split_ns((good_ms + 5) * 1000000), l, &v), GenerateStatus::kOk);
     EXPECT_EQ(v, l.compose(86400005, 0)) << "back and forth: still the clock's time";
   }
 }
@@ -239,17 +240,17 @@ TEST(TsidGenerator, RangeEndsFromNanoseconds) {
   const TsidLayout l = Layout(0, 0);
   std::uint64_t v = 0;
   TsidGenerator first;
-  ASSERT_EQ(first.next_at(kTsidEpochUnixMs * 1000000, l, &v), GenerateStatus::kOk);
+  ASSERT_EQ(first.next(split_ns(kTsidEpochUnixMs * 1000000), l, &v), GenerateStatus::kOk);
   EXPECT_EQ(v, 1u) << "ms 0 of 2020 (a fresh sequence never hands out 0)";
-  EXPECT_EQ(first.next_at(kTsidEpochUnixMs * 1000000 - 1, l, &v), GenerateStatus::kClockOutOfRange);
+  EXPECT_EQ(first.next(split_ns(kTsidEpochUnixMs * 1000000 - 1), l, &v), GenerateStatus::kClockOutOfRange);
   TsidGenerator last;
   const std::int64_t end_ms = kTsidEpochUnixMs + static_cast<std::int64_t>(kTsidMaxMs);
-  ASSERT_EQ(last.next_at(end_ms * 1000000 + 999999, l, &v), GenerateStatus::kOk);
+  ASSERT_EQ(last.next(split_ns(end_ms * 1000000 + 999999), l, &v), GenerateStatus::kOk);
   EXPECT_EQ(ulid_tsid::tsid_time_ms(v), kTsidMaxMs);
-  EXPECT_EQ(last.next_at((end_ms + 1) * 1000000, l, &v), GenerateStatus::kClockOutOfRange);
+  EXPECT_EQ(last.next(split_ns((end_ms + 1) * 1000000), l, &v), GenerateStatus::kClockOutOfRange);
   TsidGenerator armed;
   armed.start_after_first_millisecond();
-  EXPECT_EQ(armed.next_at(end_ms * 1000000, l, &v), GenerateStatus::kExhausted)
+  EXPECT_EQ(armed.next(split_ns(end_ms * 1000000), l, &v), GenerateStatus::kExhausted)
       << "no millisecond is left after the last one";
 }
 
@@ -271,7 +272,7 @@ TEST(TsidGenerator, DistinctSlotsNeverCollide) {
                                 static_cast<std::uint64_t>(w));
     ASSERT_TRUE(l.valid());
     std::uint64_t v = 0;
-    ASSERT_EQ(gens[w].next(now, l, &v), GenerateStatus::kOk);
+    ASSERT_EQ(gens[w].next({now, 0}, l, &v), GenerateStatus::kOk);
     ASSERT_GT(v, prev[w]);
     ASSERT_EQ(v & 3, static_cast<std::uint64_t>(w));
     prev[w] = v;
@@ -296,7 +297,7 @@ TEST(TsidGenerator, SharedSequenceAcrossThreadsNeverDuplicates) {
       got[t].reserve(kClaims);
       for (int i = 0; i < kClaims; ++i) {
         std::uint64_t v = 0;
-        if (g.next(kTsidEpochUnixMs + 1000 + i / 1000, l, &v) != GenerateStatus::kOk) return;
+        if (g.next({kTsidEpochUnixMs + 1000 + i / 1000, 0}, l, &v) != GenerateStatus::kOk) return;
         got[t].push_back(v);
       }
     });
@@ -321,13 +322,13 @@ TEST(TsidGenerator, CounterStartsAtTheClocksFraction) {
   TsidGenerator g;
   const TsidLayout l = Layout(0, 0);  // 22 counter bits
   std::uint64_t v = 0;
-  ASSERT_EQ(g.next(kTsidEpochUnixMs + 7000, l, &v, 500000), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({kTsidEpochUnixMs + 7000, 500000}, l, &v), GenerateStatus::kOk);
   EXPECT_EQ(v, l.compose(7000, std::uint64_t{1} << 21)) << "half way through the millisecond";
-  ASSERT_EQ(g.next(kTsidEpochUnixMs + 7000, l, &v, 250000), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({kTsidEpochUnixMs + 7000, 250000}, l, &v), GenerateStatus::kOk);
   EXPECT_EQ(v, l.compose(7000, (std::uint64_t{1} << 21) + 1)) << "an earlier fraction counts on";
-  ASSERT_EQ(g.next(kTsidEpochUnixMs + 7000, l, &v, 999999), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({kTsidEpochUnixMs + 7000, 999999}, l, &v), GenerateStatus::kOk);
   EXPECT_EQ(v, l.compose(7000, (std::uint64_t{999999} << 22) / 1000000));
-  ASSERT_EQ(g.next(kTsidEpochUnixMs + 7001, l, &v, 0), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({kTsidEpochUnixMs + 7001, 0}, l, &v), GenerateStatus::kOk);
   EXPECT_EQ(v, l.compose(7001, 0));
 }
 
@@ -343,8 +344,8 @@ TEST(TsidGenerator, SeparateSlotsKeepTimeOrderWithinAMillisecond) {
     ns += 97;  // one value every 97 ns, alternating writers
     std::uint64_t v = 0;
     TsidGenerator& g = (n % 2) ? a : b;
-    ASSERT_EQ(g.next(kTsidEpochUnixMs + 1000 + ns / 1000000, (n % 2) ? la : lb, &v,
-                     static_cast<std::uint32_t>(ns % 1000000)),
+    ASSERT_EQ(g.next({kTsidEpochUnixMs + 1000 + ns / 1000000, static_cast<std::uint32_t>(ns % 1000000)},
+                     (n % 2) ? la : lb, &v),
               GenerateStatus::kOk);
     made.push_back(v);
   }

@@ -17,7 +17,10 @@
 
 namespace {
 
+using ulid_tsid::ClockMs;
+using ulid_tsid::fraction_ns;
 using ulid_tsid::GenerateStatus;
+using ulid_tsid::split_ns;
 using ulid_tsid::kMax48BitMs;
 using ulid_tsid::kUlidRandomBytes;
 using ulid_tsid::UlidGenerator;
@@ -163,7 +166,7 @@ Tail8 TailBytes(std::mt19937_64& rng) {
 }
 
 // The 65,536ths of its millisecond that a Unix-ns clock reading is at, as
-// UlidGenerator::next_at takes it (clock_tick<16> of the floor-split reading).
+// UlidGenerator::next takes it (clock_tick<16> of the floor-split reading).
 std::uint16_t Fraction(std::int64_t unix_ns) {
   return static_cast<std::uint16_t>(ulid_tsid::clock_tick<ulid_tsid::kUlidFractionBits>(0, ulid_tsid::split_ns(unix_ns).sub_ms_ns));
 }
@@ -172,7 +175,7 @@ TEST(UlidGenerator, FirstValueLayout) {
   UlidGenerator g;
   const Tail8 r = {{1, 2, 3, 4, 5, 6, 7, 8}};
   std::uint8_t out[16];
-  ASSERT_EQ(g.next(1469918176385, 0xABCD, r.r, out), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({1469918176385, fraction_ns<16>(0xABCD)}, r.r, out), GenerateStatus::kOk);
   EXPECT_EQ(TimeMs(out), 1469918176385u);
   EXPECT_EQ(BigEndian(out + 6, 2), 0xABCDu) << "the clock's fraction of the millisecond";
   EXPECT_EQ(Hex(out + 8, 8), "0102030405060708") << "the tail is the random input";
@@ -205,7 +208,7 @@ TEST(UlidGenerator, StrictlyIncreasingUnderASimulatedClock) {
     }
     const Tail8 r = TailBytes(rng);
     std::uint8_t out[16];
-    ASSERT_EQ(g.next(now_ns / 1000000, Fraction(now_ns), r.r, out), GenerateStatus::kOk);
+    ASSERT_EQ(g.next(split_ns(now_ns), r.r, out), GenerateStatus::kOk);
     ASSERT_EQ(std::memcmp(out + 8, r.r, 8), 0) << "low 8 bytes come from the random input";
     const std::uint64_t candidate =
         static_cast<std::uint64_t>(now_ns / 1000000) << 16 | Fraction(now_ns);
@@ -225,13 +228,13 @@ TEST(UlidGenerator, BackwardsClockKeepsCountingFromTheLastTick) {
   UlidGenerator g;
   const Tail8 r = {{0, 0, 0, 0, 0, 0, 0, 0}};
   std::uint8_t out[16];
-  ASSERT_EQ(g.next(1000, 0x1234, r.r, out), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({1000, fraction_ns<16>(0x1234)}, r.r, out), GenerateStatus::kOk);
   EXPECT_EQ(High64(out), (std::uint64_t{1000} << 16) | 0x1234);
-  ASSERT_EQ(g.next(10, 0xFFFF, r.r, out), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({10, fraction_ns<16>(0xFFFF)}, r.r, out), GenerateStatus::kOk);
   EXPECT_EQ(High64(out), (std::uint64_t{1000} << 16) | 0x1235) << "the timestamp does not go back";
-  ASSERT_EQ(g.next(1000, 0x1235, r.r, out), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({1000, fraction_ns<16>(0x1235)}, r.r, out), GenerateStatus::kOk);
   EXPECT_EQ(High64(out), (std::uint64_t{1000} << 16) | 0x1236) << "a tick already used counts on";
-  ASSERT_EQ(g.next(1001, 0x0001, r.r, out), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({1001, fraction_ns<16>(0x0001)}, r.r, out), GenerateStatus::kOk);
   EXPECT_EQ(High64(out), (std::uint64_t{1001} << 16) | 0x0001) << "the clock's tick once it is ahead";
 }
 
@@ -242,10 +245,10 @@ TEST(UlidGenerator, BurstCountsOnAndCarriesIntoTheNextMillisecond) {
   std::mt19937_64 rng(12);
   std::uint8_t prev[16], out[16];
   Tail8 r = TailBytes(rng);
-  ASSERT_EQ(g.next(5000, 0xFFF0, r.r, prev), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({5000, fraction_ns<16>(0xFFF0)}, r.r, prev), GenerateStatus::kOk);
   for (int n = 0; n < 100; ++n) {
     r = TailBytes(rng);
-    ASSERT_EQ(g.next(5000, 0xFFF0, r.r, out), GenerateStatus::kOk);
+    ASSERT_EQ(g.next({5000, fraction_ns<16>(0xFFF0)}, r.r, out), GenerateStatus::kOk);
     ASSERT_EQ(High64(out), High64(prev) + 1);
     ASSERT_GT(std::memcmp(out, prev, 16), 0);
     std::memcpy(prev, out, 16);
@@ -261,13 +264,13 @@ TEST(UlidGenerator, ClockOutOfRange) {
   for (std::int64_t bad : {std::int64_t{-1}, std::numeric_limits<std::int64_t>::min(),
                            static_cast<std::int64_t>(kMax48BitMs) + 1,
                            std::numeric_limits<std::int64_t>::max()}) {
-    EXPECT_EQ(g.next(bad, 7, r.r, out), GenerateStatus::kClockOutOfRange) << bad;
+    EXPECT_EQ(g.next({bad, fraction_ns<16>(7)}, r.r, out), GenerateStatus::kClockOutOfRange) << bad;
     for (int i = 0; i < 16; ++i) ASSERT_EQ(out[i], 0x5C) << "out touched";
   }
   // Nothing was claimed: the next value starts from the clock.
-  ASSERT_EQ(g.next(1, 0x0102, r.r, out), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({1, fraction_ns<16>(0x0102)}, r.r, out), GenerateStatus::kOk);
   EXPECT_EQ(High64(out), 0x10102u);
-  ASSERT_EQ(g.next(static_cast<std::int64_t>(kMax48BitMs), 0, r.r, out), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({static_cast<std::int64_t>(kMax48BitMs), 0}, r.r, out), GenerateStatus::kOk);
   EXPECT_EQ(TimeMs(out), kMax48BitMs);
 }
 
@@ -280,18 +283,18 @@ TEST(UlidGenerator, NanosecondReadingsAroundBothEnds) {
   std::uint8_t out[16];
   for (std::int64_t bad : {std::int64_t{-1}, std::int64_t{-500000}, std::int64_t{-1000000},
                            std::numeric_limits<std::int64_t>::min()}) {
-    EXPECT_EQ(g.next_at(bad, r.r, out), GenerateStatus::kClockOutOfRange) << bad;
+    EXPECT_EQ(g.next(split_ns(bad), r.r, out), GenerateStatus::kClockOutOfRange) << bad;
     EXPECT_LT(Fraction(bad), 0x10000u);
   }
   EXPECT_EQ(Fraction(-1), 0xFFFFu) << "1 ns before a millisecond";
   EXPECT_EQ(Fraction(-500000), 0x8000u);
-  ASSERT_EQ(g.next_at(0, r.r, out), GenerateStatus::kOk);
+  ASSERT_EQ(g.next(split_ns(0), r.r, out), GenerateStatus::kOk);
   EXPECT_EQ(High64(out), 1u) << "ms 0 (a fresh sequence never hands out tick 0)";
-  ASSERT_EQ(g.next_at(1000000 + 500000, r.r, out), GenerateStatus::kOk);
+  ASSERT_EQ(g.next(split_ns(1000000 + 500000), r.r, out), GenerateStatus::kOk);
   EXPECT_EQ(High64(out), 0x18000u) << "ms 1, half way through it";
   // The generator's whole range fits an int64 of nanoseconds up to 2262 only;
-  // the clock cannot read past that, so next_at's range ends there.
-  ASSERT_EQ(g.next_at(std::numeric_limits<std::int64_t>::max(), r.r, out), GenerateStatus::kOk);
+  // the clock cannot read past that, so a reading's range ends there.
+  ASSERT_EQ(g.next(split_ns(std::numeric_limits<std::int64_t>::max()), r.r, out), GenerateStatus::kOk);
   EXPECT_EQ(TimeMs(out), static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max() / 1000000));
 }
 
@@ -305,7 +308,7 @@ TEST(UlidGenerator, ExhaustionAtTheEndOfTimeIsFinal) {
   std::uint64_t last = 0;
   int ok = 0;
   GenerateStatus st;
-  while ((st = g.next(end, 0x7FFF, r.r, out)) == GenerateStatus::kOk) {
+  while ((st = g.next({end, fraction_ns<16>(0x7FFF)}, r.r, out)) == GenerateStatus::kOk) {
     ASSERT_TRUE(ok == 0 || High64(out) > last);
     last = High64(out);
     ASSERT_LT(++ok, 40000) << "never exhausted";
@@ -315,7 +318,7 @@ TEST(UlidGenerator, ExhaustionAtTheEndOfTimeIsFinal) {
   EXPECT_EQ(last, ~std::uint64_t{0});
   for (int n = 0; n < 3; ++n) {
     std::memset(out, 0, 16);
-    EXPECT_EQ(g.next(end, 0, r.r, out), GenerateStatus::kExhausted) << "call " << n;
+    EXPECT_EQ(g.next({end, 0}, r.r, out), GenerateStatus::kExhausted) << "call " << n;
   }
 }
 
@@ -331,8 +334,8 @@ TEST(UlidGenerator, SharedTicksInterleaveWithoutDuplicates) {
     UlidGenerator& g = (rng() & 1) ? a : b;
     const Tail8 r = TailBytes(rng);
     std::uint8_t out[16];
-    ASSERT_EQ(g.next(1000 + n / 10 - static_cast<std::int64_t>(rng() % 3),
-                     static_cast<std::uint16_t>(rng()), r.r, out),
+    ASSERT_EQ(g.next({1000 + n / 10 - static_cast<std::int64_t>(rng() % 3),
+                      fraction_ns<16>(static_cast<std::uint16_t>(rng()))}, r.r, out),
               GenerateStatus::kOk);
     ASSERT_GT(High64(out), prev) << "n=" << n;
     prev = High64(out);
@@ -345,9 +348,9 @@ TEST(UlidGenerator, ZeroCandidateAtEpochNeverRepeats) {
   UlidGenerator g;
   const Tail8 zero = {{0, 0, 0, 0, 0, 0, 0, 0}};
   std::uint8_t prev[16], out[16];
-  ASSERT_EQ(g.next(0, 0, zero.r, prev), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({0, 0}, zero.r, prev), GenerateStatus::kOk);
   for (int n = 0; n < 1000; ++n) {
-    ASSERT_EQ(g.next(0, 0, zero.r, out), GenerateStatus::kOk);
+    ASSERT_EQ(g.next({0, 0}, zero.r, out), GenerateStatus::kOk);
     ASSERT_GT(std::memcmp(out, prev, 16), 0) << "n=" << n;
     std::memcpy(prev, out, 16);
   }
@@ -362,7 +365,7 @@ TEST(UlidMonotonic, NewMillisecondIsFreshRandom) {
                           std::int64_t{1700000000001}, static_cast<std::int64_t>(kMax48BitMs)}) {
     const Random10 r = RandomBytes(rng);
     std::uint8_t out[16];
-    ASSERT_EQ(g.next(ms, r.r, out), GenerateStatus::kOk);
+    ASSERT_EQ(g.next({ms, 0}, r.r, out), GenerateStatus::kOk);
     EXPECT_EQ(TimeMs(out), static_cast<std::uint64_t>(ms));
     EXPECT_EQ(std::memcmp(out + 6, r.r, 10), 0) << "80 random bits taken as given";
   }
@@ -373,10 +376,10 @@ TEST(UlidMonotonic, SameMillisecondIsPreviousPlusOne) {
   std::mt19937_64 rng(15);
   std::uint8_t prev[16], out[16];
   Random10 r = RandomBytes(rng);
-  ASSERT_EQ(g.next(42, r.r, prev), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({42, 0}, r.r, prev), GenerateStatus::kOk);
   for (int n = 0; n < 10000; ++n) {
     r = RandomBytes(rng);  // ignored within the millisecond
-    ASSERT_EQ(g.next(42, r.r, out), GenerateStatus::kOk);
+    ASSERT_EQ(g.next({42, 0}, r.r, out), GenerateStatus::kOk);
     ASSERT_EQ(AsInt(out), AsInt(prev) + 1) << "n=" << n;
     std::memcpy(prev, out, 16);
   }
@@ -386,12 +389,12 @@ TEST(UlidMonotonic, ClockBackwardsStillPlusOne) {
   UlidMonotonicGenerator g;
   const Random10 r = {{0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF}};
   std::uint8_t a[16], b[16], c[16];
-  ASSERT_EQ(g.next(1000, r.r, a), GenerateStatus::kOk);
-  ASSERT_EQ(g.next(999, r.r, b), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({1000, 0}, r.r, a), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({999, 0}, r.r, b), GenerateStatus::kOk);
   EXPECT_EQ(AsInt(b), AsInt(a) + 1);
   EXPECT_EQ(TimeMs(b), 1000u) << "the timestamp does not go back";
   EXPECT_EQ(Hex(b + 6, 10), "00000000000000010000") << "carry across bytes";
-  ASSERT_EQ(g.next(0, r.r, c), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({0, 0}, r.r, c), GenerateStatus::kOk);
   EXPECT_EQ(AsInt(c), AsInt(b) + 1);
 }
 
@@ -401,21 +404,21 @@ TEST(UlidMonotonic, OverflowIsExhaustedAndStaysExhausted) {
   std::memset(r.r, 0xFF, 10);
   r.r[9] = 0xFE;
   std::uint8_t out[16];
-  ASSERT_EQ(g.next(7, r.r, out), GenerateStatus::kOk);
-  ASSERT_EQ(g.next(7, r.r, out), GenerateStatus::kOk);  // ...FF: the last one of ms 7
+  ASSERT_EQ(g.next({7, 0}, r.r, out), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({7, 0}, r.r, out), GenerateStatus::kOk);  // ...FF: the last one of ms 7
   EXPECT_EQ(Low80(out), (u128{1} << 80) - 1);
   std::uint8_t untouched[16];
   std::memset(untouched, 0x3C, 16);
   std::memcpy(out, untouched, 16);
   for (int n = 0; n < 5; ++n) {
-    EXPECT_EQ(g.next(7, r.r, out), GenerateStatus::kExhausted) << "same ms, call " << n;
-    EXPECT_EQ(g.next(6, r.r, out), GenerateStatus::kExhausted) << "earlier ms, call " << n;
-    EXPECT_EQ(g.next(0, r.r, out), GenerateStatus::kExhausted) << "ms 0, call " << n;
+    EXPECT_EQ(g.next({7, 0}, r.r, out), GenerateStatus::kExhausted) << "same ms, call " << n;
+    EXPECT_EQ(g.next({6, 0}, r.r, out), GenerateStatus::kExhausted) << "earlier ms, call " << n;
+    EXPECT_EQ(g.next({0, 0}, r.r, out), GenerateStatus::kExhausted) << "ms 0, call " << n;
   }
   EXPECT_EQ(std::memcmp(out, untouched, 16), 0) << "out touched while exhausted";
   // A later millisecond starts afresh.
   std::memset(r.r, 0, 10);
-  ASSERT_EQ(g.next(8, r.r, out), GenerateStatus::kOk);
+  ASSERT_EQ(g.next({8, 0}, r.r, out), GenerateStatus::kOk);
   EXPECT_EQ(TimeMs(out), 8u);
   EXPECT_EQ(Low80(out), 0u);
 }
@@ -425,9 +428,9 @@ TEST(UlidMonotonic, FirstValueAllOnesThenExhausted) {
   Random10 r;
   std::memset(r.r, 0xFF, 10);
   std::uint8_t out[16];
-  ASSERT_EQ(g.next(100, r.r, out), GenerateStatus::kOk);
-  EXPECT_EQ(g.next(100, r.r, out), GenerateStatus::kExhausted);
-  EXPECT_EQ(g.next(100, r.r, out), GenerateStatus::kExhausted);
+  ASSERT_EQ(g.next({100, 0}, r.r, out), GenerateStatus::kOk);
+  EXPECT_EQ(g.next({100, 0}, r.r, out), GenerateStatus::kExhausted);
+  EXPECT_EQ(g.next({100, 0}, r.r, out), GenerateStatus::kExhausted);
 }
 
 TEST(UlidMonotonic, ClockOutOfRange) {
@@ -435,15 +438,15 @@ TEST(UlidMonotonic, ClockOutOfRange) {
   const Random10 r = {{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}};
   std::uint8_t out[16];
   std::memset(out, 0x5C, 16);
-  EXPECT_EQ(g.next(-1, r.r, out), GenerateStatus::kClockOutOfRange);
-  EXPECT_EQ(g.next(static_cast<std::int64_t>(kMax48BitMs) + 1, r.r, out),
+  EXPECT_EQ(g.next({-1, 0}, r.r, out), GenerateStatus::kClockOutOfRange);
+  EXPECT_EQ(g.next({static_cast<std::int64_t>(kMax48BitMs) + 1, 0}, r.r, out),
             GenerateStatus::kClockOutOfRange);
-  EXPECT_EQ(g.next(std::numeric_limits<std::int64_t>::min(), r.r, out),
+  EXPECT_EQ(g.next({std::numeric_limits<std::int64_t>::min(), 0}, r.r, out),
             GenerateStatus::kClockOutOfRange);
   for (int i = 0; i < 16; ++i) ASSERT_EQ(out[i], 0x5C);
   // Also once it has state: out of range does not count as "backwards".
-  ASSERT_EQ(g.next(50, r.r, out), GenerateStatus::kOk);
-  EXPECT_EQ(g.next(-5, r.r, out), GenerateStatus::kClockOutOfRange);
+  ASSERT_EQ(g.next({50, 0}, r.r, out), GenerateStatus::kOk);
+  EXPECT_EQ(g.next({-5, 0}, r.r, out), GenerateStatus::kClockOutOfRange);
   EXPECT_EQ(TimeMs(out), 50u);
 }
 
@@ -461,7 +464,7 @@ TEST(UlidMonotonic, StrictlyIncreasingUnderASimulatedClock) {
       default: now += 1;
     }
     const Random10 r = RandomBytes(rng);
-    ASSERT_EQ(g.next(now, r.r, out), GenerateStatus::kOk);
+    ASSERT_EQ(g.next({now, 0}, r.r, out), GenerateStatus::kOk);
     if (n > 0) ASSERT_GT(AsInt(out), AsInt(prev));
     const auto ms = static_cast<std::uint64_t>(now);
     if (ms > max_ms) {
@@ -492,8 +495,8 @@ TEST(UlidMonotonic, NeedsRandomOnlyForANewMillisecond) {
     }
     const Random10 r = RandomBytes(rng);
     std::uint8_t out[16];
-    const bool needs = g.needs_random(now);
-    ASSERT_EQ(g.next(now, needs ? r.r : nullptr, out), GenerateStatus::kOk);
+    const bool needs = g.needs_random({now, 0});
+    ASSERT_EQ(g.next({now, 0}, needs ? r.r : nullptr, out), GenerateStatus::kOk);
     needs ? ++drawn : ++skipped;
   }
   EXPECT_GT(drawn, 10000);

@@ -14,6 +14,8 @@
 namespace {
 
 using ulid_tsid::GenerateStatus;
+using ulid_tsid::split_ns;
+using ulid_tsid::uuidv7_tick;
 using ulid_tsid::Uuidv7Generator;
 
 // A Unix-ns clock reading as a UUIDv7 tick (48-bit ms, 12-bit fraction).
@@ -72,19 +74,21 @@ TEST(Uuidv7, TickFromNanoseconds) {
 // number on the way (UBSan would stop the sanitizer run).
 TEST(Uuidv7Generator, ClockJustBefore1970IsOutOfRange) {
   Uuidv7Generator g;
-  std::uint64_t tick = 77;
+  const std::uint8_t random[8] = {};
+  std::uint8_t out[16];
+  std::memset(out, 0x5C, 16);
   for (std::int64_t ns : {std::int64_t{-1}, std::int64_t{-500000}, std::int64_t{-999999}, std::int64_t{-1000000},
                           std::int64_t{-1000001}}) {
-    EXPECT_EQ(g.next_tick_at(ns, &tick), GenerateStatus::kClockOutOfRange) << ns;
-    EXPECT_EQ(tick, 77u);
+    EXPECT_EQ(g.next(split_ns(ns), random, out), GenerateStatus::kClockOutOfRange) << ns;
+    for (int i = 0; i < 16; ++i) ASSERT_EQ(out[i], 0x5C) << "out touched";
   }
-  ASSERT_EQ(g.next_tick_at(0, &tick), GenerateStatus::kOk);
-  EXPECT_EQ(tick, 1u) << "ms 0 (a fresh sequence never hands out tick 0)";
-  ASSERT_EQ(g.next_tick_at(-1, &tick), GenerateStatus::kClockOutOfRange) << "and after a good reading";
-  ASSERT_EQ(g.next_tick_at(1, &tick), GenerateStatus::kOk);
-  EXPECT_EQ(tick, 2u) << "the state was left as it was";
-  ASSERT_EQ(g.next_tick_at(5000000, &tick), GenerateStatus::kOk);
-  EXPECT_EQ(tick, std::uint64_t{5} << 12);
+  ASSERT_EQ(g.next(split_ns(0), random, out), GenerateStatus::kOk);
+  EXPECT_EQ(uuidv7_tick(out), 1u) << "ms 0 (a fresh sequence never hands out tick 0)";
+  ASSERT_EQ(g.next(split_ns(-1), random, out), GenerateStatus::kClockOutOfRange) << "and after a good reading";
+  ASSERT_EQ(g.next(split_ns(1), random, out), GenerateStatus::kOk);
+  EXPECT_EQ(uuidv7_tick(out), 2u) << "the state was left as it was";
+  ASSERT_EQ(g.next(split_ns(5000000), random, out), GenerateStatus::kOk);
+  EXPECT_EQ(uuidv7_tick(out), std::uint64_t{5} << 12);
 }
 
 // Ticks of every era, 1970 to the last millisecond of year 10889 (past 2262,
@@ -143,13 +147,14 @@ TEST(Uuidv7Generator, SimulatedClock) {
       case 3: now += static_cast<std::int64_t>(rng() % 100000000); break;
       default: now += static_cast<std::int64_t>(rng() % 300);         // under one fraction
     }
-    std::uint64_t tick = 0;
-    ASSERT_EQ(g.next_tick_at(now, &tick), GenerateStatus::kOk);
-    const std::uint64_t candidate = Tick(now);
-    ASSERT_EQ(tick, candidate > prev ? candidate : prev + 1) << "n=" << n;
-    std::uint8_t random[8], uuid[16];
+    std::uint8_t random[8], uuid[16], want[16];
     for (auto& b : random) b = static_cast<std::uint8_t>(rng());
-    ulid_tsid::uuidv7_store(tick, random, uuid);
+    ASSERT_EQ(g.next(split_ns(now), random, uuid), GenerateStatus::kOk);
+    const std::uint64_t candidate = Tick(now);
+    const std::uint64_t tick = candidate > prev ? candidate : prev + 1;
+    ulid_tsid::uuidv7_store(tick, random, want);
+    ASSERT_EQ(std::memcmp(uuid, want, 16), 0) << "n=" << n;
+    ASSERT_EQ(uuidv7_tick(uuid), tick) << "n=" << n;
     if (n > 0) ASSERT_GT(std::memcmp(uuid, prev_uuid, 16), 0);
     std::memcpy(prev_uuid, uuid, 16);
     prev = tick;
@@ -158,18 +163,20 @@ TEST(Uuidv7Generator, SimulatedClock) {
 
 TEST(Uuidv7Generator, ClockOutOfRangeAndExhaustion) {
   Uuidv7Generator g;
-  std::uint64_t tick = 77;
-  EXPECT_EQ(g.next_tick_at(-1, &tick), GenerateStatus::kClockOutOfRange);
-  EXPECT_EQ(g.next_tick_at(std::numeric_limits<std::int64_t>::min(), &tick), GenerateStatus::kClockOutOfRange);
-  EXPECT_EQ(tick, 77u);
-  EXPECT_EQ(g.next_tick_at(std::numeric_limits<std::int64_t>::max(), &tick), GenerateStatus::kOk);
+  const std::uint8_t random[8] = {};
+  std::uint8_t out[16];
+  std::memset(out, 0x5C, 16);
+  EXPECT_EQ(g.next(split_ns(-1), random, out), GenerateStatus::kClockOutOfRange);
+  EXPECT_EQ(g.next(split_ns(std::numeric_limits<std::int64_t>::min()), random, out), GenerateStatus::kClockOutOfRange);
+  for (int i = 0; i < 16; ++i) ASSERT_EQ(out[i], 0x5C) << "out touched";
+  EXPECT_EQ(g.next(split_ns(std::numeric_limits<std::int64_t>::max()), random, out), GenerateStatus::kOk);
   // Past the 48-bit millisecond: only reachable through a shared sequence that
   // already holds the last tick.
   std::atomic<std::uint64_t> shared{(ulid_tsid::kMax48BitMs << 12) | 0xFFF};
   Uuidv7Generator h;
   h.ticks().share(&shared);
-  EXPECT_EQ(h.next_tick_at(1, &tick), GenerateStatus::kExhausted);
-  EXPECT_EQ(h.next_tick_at(1, &tick), GenerateStatus::kExhausted) << "and stays exhausted";
+  EXPECT_EQ(h.next(split_ns(1), random, out), GenerateStatus::kExhausted);
+  EXPECT_EQ(h.next(split_ns(1), random, out), GenerateStatus::kExhausted) << "and stays exhausted";
 }
 
 }  // namespace

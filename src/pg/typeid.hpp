@@ -1,5 +1,6 @@
-// Arguments of the TypeID and public-ID functions: text, a TypeID prefix (or
-// public-ID domain), and the error for bad TypeID text; defined in typeid.cpp.
+// The TypeID API of the glue (typeid.cpp), which the TypeID and public-ID
+// functions share: text and prefix (or public-ID domain) arguments, TypeID text
+// of a key, and the key of TypeID text (ERROR 22P02 for bad text).
 #pragma once
 
 #include "postgres_api.hpp"
