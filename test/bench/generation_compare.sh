@@ -15,9 +15,10 @@
 # - per mode (plain, preload), two clusters of the same configuration at once, one
 #   with CREATE EXTENSION ulid_tsid_v030 (and shared_preload_libraries =
 #   'ulid_tsid_v030' when preloaded), one with CREATE EXTENSION ulid_tsid.
-# - REPS rounds; each round one new session on each cluster, the order of the two
-#   alternating between rounds; a session warms up (1,000 calls of each function),
-#   then times each generator and nextval() by
+# - REPS rounds; in each, for each generator and nextval(), one new session on each
+#   cluster right after the other (which goes first alternates), so that the two
+#   builds of a pair are timed within a second of each other: the session warms up
+#   (1,000 calls), then times
 #       EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON) SELECT count(f()) FROM gc_n   (N rows)
 #   minus the same with count(1) run right after it ("Execution Time", server-side).
 #   The figures are the medians over rounds of: net ns per call, net relative to
@@ -30,7 +31,7 @@
 # On 15 it holds /tmp/ulid_tsid.pg15.lock for the whole run (the host's shared
 # server), unless PG15_LOCK_HELD=1 says the caller does.
 #
-# Environment: PG_MAJOR=15 N=1000000 REPS=9 MODES="plain preload" INSTR=1
+# Environment: PG_MAJOR=15 N=1000000 REPS=15 MODES="plain preload" INSTR=1
 #              OLD_REV=3c2b641 PORT_BASE=55470 (PORT_BASE..+1)
 #              OUT_DIR=test/bench/results/generation_compare
 # Output: $OUT_DIR/generation_compare-MAJOR.csv (wall clock) and
@@ -45,7 +46,7 @@ if [ "$PG_MAJOR" = 15 ] && [ "${PG15_LOCK_HELD:-}" != 1 ]; then
 fi
 source "$BENCH_HERE/../../scripts/lib/pg.sh"
 N="${N:-1000000}"
-REPS="${REPS:-9}"
+REPS="${REPS:-15}"
 MODES="${MODES:-plain preload}"
 INSTR="${INSTR:-1}"
 OLD_REV="${OLD_REV:-3c2b641}"
@@ -99,14 +100,11 @@ must "0.3.0 builds and installs beside it as ulid_tsid_v030 (log: $LOGS/build-v0
 psql_at() {  # psql_at DIR PORT: a session on that cluster, SQL on stdin
   PGHOST="$1" PGPORT="$2" pg_in psql -X -A -t -q -v ON_ERROR_STOP=1 -U postgres -d postgres
 }
-round_sql() {
-  local f
+pair_sql() {  # pair_sql F: a warm-up, then count(F) and count(1) over gc_n
   echo "SET jit = off; SET max_parallel_workers_per_gather = 0;"
-  for f in $FUNCS; do echo "SELECT count($f) FROM generate_series(1, 1000);"; done
-  for f in $FUNCS; do
-    echo "\\echo @ $f f"; echo "EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON) SELECT count($f) FROM gc_n;"
-    echo "\\echo @ $f b"; echo "EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON) SELECT count(1) FROM gc_n;"
-  done
+  echo "SELECT count($1) FROM generate_series(1, 1000);"
+  echo "\\echo @ $1 f"; echo "EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON) SELECT count($1) FROM gc_n;"
+  echo "\\echo @ $1 b"; echo "EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON) SELECT count(1) FROM gc_n;"
 }
 
 echo "major,preload,version,round,function,net_ns" >"$WORK/raw.csv"
@@ -130,16 +128,19 @@ for mode in $MODES; do
     port=$((port + 1))
   done
   if [ "$ok" = 1 ]; then
-    round_sql >"$WORK/round.sql"
     for ((r = 1; r <= REPS; r++)); do
-      if [ $((r % 2)) -eq 1 ]; then order="0.3.0 0.4.0"; else order="0.4.0 0.3.0"; fi
+     fi=0
+     for f in $FUNCS; do
+      fi=$((fi + 1))
+      if [ $(((r + fi) % 2)) -eq 1 ]; then order="0.3.0 0.4.0"; else order="0.4.0 0.3.0"; fi
       for v in $order; do
-        psql_at "${dir[$v]}" "${prt[$v]}" <"$WORK/round.sql" >"$WORK/out" 2>&1 || { tail -3 "$WORK/out"; check "round $r on $v ($mode)" false; continue; }
+        pair_sql "$f" | psql_at "${dir[$v]}" "${prt[$v]}" >"$WORK/out" 2>&1 || { tail -3 "$WORK/out"; check "round $r of $f on $v ($mode)" false; continue; }
         awk -v maj="$PG_MAJOR" -v m="$mode" -v v="$v" -v r="$r" -v n="$N" '
           /^@ / { f = $2; w = $3; next }
           /Execution Time:/ { if (w == "f") t = $3; else printf "%s,%s,%s,%d,%s,%.2f\n", maj, m, v, r, f, (t - $3) * 1e6 / n }' \
           "$WORK/out" >>"$WORK/raw.csv"
       done
+     done
     done
   fi
   for v in 0.3.0 0.4.0; do cluster_stop "cmp_${mode}_${v//./}"; done
