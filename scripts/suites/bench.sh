@@ -94,4 +94,12 @@ bench_check "mark_cost.sh exit status (see $LOGS/bench-mark.log)" test $? -eq 0
 bench_check "mark_cost.csv has 8 rows, each reservation above its covered call" awk -F, \
   'NR > 1 && $4 ~ /^[0-9.]+$/ && $4 > $7 { n++ } END { exit !(n == 8) }' "$bench_out/mark_cost.csv"
 
+# UUIDv4 keys before and after the recipe: a small table, one row per scenario,
+# the child kept uuid (the script fails otherwise), numbers present.
+ROWS=20000 BATCH=20000 CHUNK=2000 OUT_DIR="$bench_out" PORT=55478 NAME_PREFIX=smoke_mig \
+  timeout 300 bash test/bench/migrate_uuidv4.sh >"$LOGS/bench-migrate.log" 2>&1
+bench_check "migrate_uuidv4.sh exit status (see $LOGS/bench-migrate.log)" test $? -eq 0
+bench_check "migrate_uuidv4.csv has v4, v7 and ulid rows with rates and sizes" awk -F, \
+  'NR > 1 && $6 > 0 && $10 > $9 && $13 > 0 { n[$1] = 1 } END { exit !(("v4" in n) && ("v7" in n) && ("ulid" in n)) }' "$bench_out/migrate_uuidv4.csv"
+
 tally bench "$bench_pass" "$bench_fail"

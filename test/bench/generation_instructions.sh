@@ -9,12 +9,17 @@
 # run under `valgrind --tool=callgrind --toggle-collect=<C function>`: the
 # instructions executed inside the function and what it calls, for n = 100,000
 # and n = 300,000 (plus 1,000 warm-up calls each); the steady-state cost per
-# call is the difference divided by 200,000, so one-time work (the first call's
+# call is the difference divided by N2 - N1, so one-time work (the first call's
 # catalog lookups) drops out. nextval() (nextval_oid) is the baseline.
 # Runs without and with shared_preload_libraries = 'ulid_tsid'.
+# EXT and LIB name the extension and its library, so that another build
+# installed beside it under another name (test/bench/generation_compare.sh
+# installs 0.3.0's as ulid_tsid_v030) is counted the same way.
 #
 # Environment: MODES="plain preload" OUT_DIR=test/bench/results PG_CONFIG=pg_config
-# Output: a table on the terminal and $OUT_DIR/generation_instructions.csv.
+#              EXT=ulid_tsid LIB=ulid_tsid N1=100000 N2=300000
+#              CSV=$OUT_DIR/generation_instructions.csv
+# Output: a table on the terminal and $CSV.
 set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 OUT_DIR="${OUT_DIR:-$HERE/results}"
@@ -22,24 +27,28 @@ MODES="${MODES:-plain preload}"
 BIN="$("${PG_CONFIG:-pg_config}" --bindir)"
 command -v valgrind >/dev/null || { echo "skip: valgrind not installed"; exit 0; }
 mkdir -p "$OUT_DIR"
-CSV="$OUT_DIR/generation_instructions.csv"
+CSV="${CSV:-$OUT_DIR/generation_instructions.csv}"
+EXT="${EXT:-ulid_tsid}"
+LIB="${LIB:-ulid_tsid}"
+N1="${N1:-100000}"
+N2="${N2:-300000}"
 TMP="$(mktemp -d /tmp/ulid_tsid_instr.XXXXXX)"; chmod 755 "$TMP"
 trap 'rm -rf "$TMP"' EXIT
 as_pg() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 [ "$(id -u)" -eq 0 ] && chown postgres: "$TMP"
 as_pg "$BIN/initdb" -D "$TMP/data" -A trust --no-sync >/dev/null 2>&1 || { echo "FAIL: initdb"; exit 1; }
 single() { as_pg "$BIN/postgres" --single -D "$TMP/data" "$@" postgres; }
-echo "CREATE EXTENSION ulid_tsid;" | single >/dev/null 2>&1
+echo "CREATE EXTENSION $EXT;" | single >/dev/null 2>&1
 echo "CREATE SEQUENCE gi_seq;" | single >/dev/null 2>&1
 # C function | SQL call
 ITEMS="generate_ulid|generate_ulid() generate_ulid_monotonic|generate_ulid_monotonic() generate_tsid|generate_tsid() ulid_tsid_uuidv7|generate_uuidv7() nextval_oid|nextval('gi_seq')"
 echo "preload,function,instructions_per_call,x_nextval" >"$CSV"
 for mode in $MODES; do
-  opt=(); [ "$mode" = preload ] && opt=(-c shared_preload_libraries=ulid_tsid)
+  opt=(); [ "$mode" = preload ] && opt=(-c "shared_preload_libraries=$LIB")
   declare -A per=()
   for item in $ITEMS; do
     sym="${item%%|*}"; call="${item#*|}"
-    for n in 100000 300000; do
+    for n in "$N1" "$N2"; do
       printf 'SELECT count(%s) FROM generate_series(1, 1000);\nSELECT count(%s) FROM generate_series(1, %d);\n' "$call" "$call" "$n" |
         as_pg valgrind --tool=callgrind --callgrind-out-file="$TMP/cg.$mode.$sym.$n" --toggle-collect="$sym" \
           "$BIN/postgres" --single -D "$TMP/data" "${opt[@]}" postgres >/dev/null 2>"$TMP/cg.$mode.$sym.$n.err"
@@ -47,7 +56,7 @@ for mode in $MODES; do
       [ -n "$total" ] || { echo "FAIL: $mode $call (n = $n)"; tail -3 "$TMP/cg.$mode.$sym.$n.err"; exit 1; }
       per[$sym.$n]="$total"
     done
-    per[$sym]="$(awk -v a="${per[$sym.100000]}" -v b="${per[$sym.300000]}" 'BEGIN { printf "%.1f", (b - a) / 200000 }')"
+    per[$sym]="$(awk -v a="${per[$sym.$N1]}" -v b="${per[$sym.$N2]}" -v d="$((N2 - N1))" 'BEGIN { printf "%.1f", (b - a) / d }')"
   done
   for item in $ITEMS; do
     sym="${item%%|*}"; call="${item#*|}"

@@ -2,9 +2,20 @@
 # of $PG_CONFIG's server (scripts/cluster.sh) with its binaries first on the
 # PATH, a private temporary directory $TMP, and on exit every cluster named in
 # STARTED stopped and $TMP removed; then table helpers (plain POSIX awk, mawk).
+# With PG_MAJOR set (13, 15, 17, 18, 19), the clusters are of that major's server as
+# scripts/lib/pg.sh finds it (the host's 15 or the major's Debian chroot, whose lock
+# it then holds for the whole run); the extension must be installed there first
+# (PG_MAJOR=17 bash scripts/suites/build.sh). psql is then the host's, through the
+# cluster's socket (the socket directory is under the chroot).
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
-source "$ROOT/scripts/cluster.sh"
+if [ -n "${PG_MAJOR:-}" ]; then
+  source "$ROOT/scripts/lib/pg.sh"
+  trap - EXIT   # not a suite: no "N passed" line (bench_cleanup below)
+  PGBIN="$(pg_config --bindir)"   # the host's client programs
+else
+  source "$ROOT/scripts/cluster.sh"
+fi
 export PATH="$PGBIN:$PATH"
 TMP="$(mktemp -d /tmp/ulid_tsid_bench.XXXXXX)"; chmod 755 "$TMP"
 STARTED=()
@@ -47,7 +58,7 @@ machine_markdown() {
   pgv="$(psql -XAtq -c "SELECT 'PostgreSQL ' || current_setting('server_version')" 2>/dev/null || "${PG_CONFIG:-pg_config}" --version)"
   echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "- machine: $(nproc) CPUs, ${model:-unknown CPU}, $(awk '/MemTotal/ {printf "%.0f GB RAM", $2/1048576}' /proc/meminfo)"
-  echo "- PostgreSQL: $pgv (server binaries: ${PGBIN:-$("${PG_CONFIG:-pg_config}" --bindir)})"
+  echo "- PostgreSQL: $pgv (server binaries: ${PG_CHROOT:+the Debian chroot $PG_CHROOT, }${PG_BINDIR:-${PGBIN:-$("${PG_CONFIG:-pg_config}" --bindir)}})"
   echo "- load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) (the CPUs may be shared with other work)"
 }
 

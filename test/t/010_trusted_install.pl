@@ -7,6 +7,9 @@
 # WARNING "hostile object ran" (a script runs with client_min_messages = warning) and tries ALTER ROLE ... SUPERUSER), no role may
 # gain an attribute or a membership, and the extension must come out exactly as
 # a clean install of the same path (or the install must refuse).
+# The same for ulid_tsid_compat, a second trusted extension that requires
+# ulid_tsid: installed after it (into its schema), and with CASCADE (which
+# installs ulid_tsid too, trusted, for the same role).
 use strict;
 use warnings;
 use IPC::Run;
@@ -32,13 +35,18 @@ my $current = $node->safe_psql('postgres',
 ok(@versions >= 4 && $versions[-1] eq $current,
 	"every released version is installable (@versions), the last is the default $current");
 my @paths = ((map { [$_] } @versions), (map { [ $_, $current ] } grep { $_ ne $current } @versions));
+# ulid_tsid_compat (one version, the current one): after ulid_tsid, and alone with CASCADE.
+my $compat = $node->safe_psql('postgres',
+	q{SELECT default_version FROM pg_available_extensions WHERE name = 'ulid_tsid_compat'});
+ok($compat ne '', "ulid_tsid_compat is available ($compat)");
+push @paths, [ 'compat', $current ], [ 'compat-cascade' ];
 
 # The core functions the scripts name: every identifier the installed scripts
 # put before "(" or after "=" that pg_catalog has, plus the names of ours.
 my $sharedir = `pg_config --sharedir`;
 chomp $sharedir;
 my %mentioned;
-for my $file (glob "$sharedir/extension/ulid_tsid--*.sql")
+for my $file (glob "$sharedir/extension/ulid_tsid--*.sql $sharedir/extension/ulid_tsid_compat--*.sql")
 {
 	open my $fh, '<', $file or die "$file: $!";
 	local $/;
@@ -64,12 +72,12 @@ my @signatures = ('', 'text', 'name', 'text, text', 'text, name, text', 'text, t
 # An overload with the very signature of one of ours would only make our CREATE
 # FUNCTION fail (a refusal, tested by sql/security.sql): plant the others.
 $node->safe_psql('postgres', 'CREATE DATABASE signatures');
-$node->safe_psql('signatures', 'CREATE EXTENSION ulid_tsid');
+$node->safe_psql('signatures', 'CREATE EXTENSION ulid_tsid; CREATE EXTENSION ulid_tsid_compat');
 my %ours = map { $_ => 1 } split /\n/, $node->safe_psql('signatures', q{
 SELECT p.proname || '(' || pg_catalog.oidvectortypes(p.proargtypes) || ')'
 FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid
 WHERE d.classid = 'pg_proc'::regclass AND d.deptype = 'e'
-  AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid_tsid')});
+  AND d.refobjid IN (SELECT oid FROM pg_extension WHERE extname IN ('ulid_tsid', 'ulid_tsid_compat'))});
 sub plant
 {
 	my ($s, $who) = @_;
@@ -138,9 +146,11 @@ sub extension_dump
 	my @entries = grep { !/; Type: (FUNCTION|OPERATOR); Schema: [^;]*; Owner: (attacker|mallory)\n/ }
 	  grep { !/^\\(un)?restrict / } split /\n--\n-- Name: /, $out;
 	s/^\\(un)?restrict .*$//mg for @entries;
-	# Before 15, pg_dump lists an operator family's members in OID order, which
-	# planted objects shift: compare each entry as its set of lines.
-	@entries = map { join "\n", sort map { s/[,;]\s*$//r } split /\n/ } @entries;
+	# pg_dump lists an operator family's members in OID order (13, and 15 where
+	# compat's CASCADE installs after objects planted in pg_temp), which planted
+	# objects shift: compare each entry as its set of lines, without the " ," or
+	# ";" that ends a member depending on its place.
+	@entries = map { join "\n", sort map { s/\s*[,;]\s*$//r } split /\n/ } @entries;
 	return join "\n--\n", sort @entries;
 }
 
@@ -157,6 +167,11 @@ sub run_as
 sub install_sql
 {
 	my ($path, $schema) = @_;
+	my $in = $schema ? " SCHEMA $schema" : '';
+	# ulid_tsid_compat, in one transaction (a refusal leaves neither extension).
+	return "BEGIN;\nCREATE EXTENSION ulid_tsid VERSION '$path->[1]'$in;\nCREATE EXTENSION ulid_tsid_compat$in;\nCOMMIT;\n"
+	  if $path->[0] eq 'compat';
+	return "CREATE EXTENSION ulid_tsid_compat$in CASCADE;\n" if $path->[0] eq 'compat-cascade';
 	my $sql = "CREATE EXTENSION ulid_tsid VERSION '$path->[0]'" . ($schema ? " SCHEMA $schema" : '') . ";\n";
 	$sql .= "ALTER EXTENSION ulid_tsid UPDATE TO '$_';\n" for @$path[ 1 .. $#$path ];
 	return $sql;
@@ -209,12 +224,14 @@ for my $sc (@scenarios)
 {
 	for my $path (@paths)
 	{
-		my $label = join(' -> ', @$path) . " with hostile objects in $sc->{name}";
+		my $what = $path->[0] eq 'compat' ? "$path->[1] then ulid_tsid_compat"
+		  : $path->[0] eq 'compat-cascade' ? 'ulid_tsid_compat CASCADE' : join(' -> ', @$path);
+		my $label = "$what with hostile objects in $sc->{name}";
 		$n++;
 		my ($clean, $attacked) = ("clean_$n", "attacked_$n");
 		$sc->{setup}->($clean);
 		my ($clean_ok, $clean_out) = $sc->{install}->($clean, $path);
-		ok($clean_ok, "clean install: " . join(' -> ', @$path)) or diag $clean_out;
+		ok($clean_ok, "clean install: $what") or diag $clean_out;
 		$sc->{setup}->($attacked);
 		my ($planted, $plant_out) = $sc->{plant}->($attacked);
 		ok($planted, "planted: $label") or diag $plant_out;
@@ -228,7 +245,7 @@ for my $sc (@scenarios)
 		}
 		else
 		{
-			is($node->safe_psql($attacked, q{SELECT count(*) FROM pg_extension WHERE extname = 'ulid_tsid'}),
+			is($node->safe_psql($attacked, q{SELECT count(*) FROM pg_extension WHERE extname IN ('ulid_tsid', 'ulid_tsid_compat')}),
 				'0', "refused, and nothing half-created: $label");
 		}
 		$node->safe_psql('postgres', "ALTER ROLE attacker NOSUPERUSER; ALTER ROLE mallory NOSUPERUSER");
