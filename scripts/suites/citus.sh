@@ -306,14 +306,17 @@ for k in ulid tsid; do
     echo "   ($CITUS_MINMAX_ROWS rows into m_$k in $((SECONDS - t)) s)"
   fi
   rows="$(q 0 -c "SELECT count(*) FROM $tbl")"
-  read -r t_max t_lim t_comb <<<"$(q 0 -F ' ' -c "SELECT median_ms('SELECT max(id) FROM $tbl', 7), median_ms('SELECT id FROM $tbl ORDER BY id DESC LIMIT 1', 7),
+  read -r t_max t_lim t_comb <<<"$(q 0 -F ' ' -c "SELECT median_ms('SELECT max(id) FROM $tbl', 11), median_ms('SELECT id FROM $tbl ORDER BY id DESC LIMIT 1', 11),
                                                    median_ms('SELECT max_combine(id) FROM $tbl', 3)")"
   q 0 -c "EXPLAIN (ANALYZE, VERBOSE) SELECT id FROM $tbl ORDER BY id DESC LIMIT 1" -c "EXPLAIN (ANALYZE, VERBOSE) SELECT max(id) FROM $tbl" \
     >>"$LOGS/citus-$PG_MAJOR-minmax-plans.log" 2>&1
   echo "   $k, $rows rows, $CITUS_SHARDS shards: max(id) $t_max ms, ORDER BY id DESC LIMIT 1 $t_lim ms, 0.3.0's max (combine function) $t_comb ms (medians)"
   [ "$tbl" = "k_$k" ] || q 0 -o /dev/null -c "DROP TABLE $tbl"
-  check "$k: max(id) within 2x of ORDER BY id DESC LIMIT 1 ($t_max ms, $t_lim ms)" \
-    awk -v a="$t_max" -v b="$t_lim" 'BEGIN { exit !(a + 0 <= 2 * b) }'
+  # Both take a few ms at the default size, where a loaded machine's noise is
+  # of that order: 1 ms of slack (0.3.0's definition took 10 ms for ulid and 100
+  # to 200 ms for tsid there).
+  check "$k: max(id) within 2x (+1 ms) of ORDER BY id DESC LIMIT 1 ($t_max ms, $t_lim ms)" \
+    awk -v a="$t_max" -v b="$t_lim" 'BEGIN { exit !(a + 0 <= 2 * b + 1) }'
 done
 
 # ---------------------------------------------------------------------------
