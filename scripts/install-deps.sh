@@ -13,6 +13,8 @@ PACKAGES=(
   debhelper postgresql-server-dev-all lintian pgxnclient zip unzip git python3
   python3-psycopg python3-psycopg2 python3-asyncpg libpostgresql-jdbc-java default-jdk-headless
   python3-django python3-sqlalchemy python3-alembic ruby-activerecord ruby-pg
+  # Citus's build (scripts/suites/citus.sh), beyond the server's -dev package
+  libicu-dev libkrb5-dev liblz4-dev libzstd-dev libxslt1-dev
 )
 # node and npm for the node-postgres client test: Debian's, unless the machine
 # already has both (NodeSource's nodejs bundles npm and conflicts with Debian's).

@@ -25,7 +25,7 @@
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-SUITES=" ${SUITES:-sql_names unit sanitizers fuzz regress upgrade concurrency portable tap clients orms orms_node bench package crossversion} "
+SUITES=" ${SUITES:-sql_names unit sanitizers fuzz regress upgrade concurrency portable tap clients orms orms_node citus bench package crossversion} "
 PG_MAJORS="${PG_MAJORS:-13 18 17 15 19}"   # lanes of 3: 13 15, 18 19, 17
 LOGS="$ROOT/.cluster/logs"
 export ROOT LOGS ULID_TSID_CACHE="${ULID_TSID_CACHE:-/var/cache/ulid_tsid}"
@@ -63,7 +63,7 @@ mkdir -p "$RUNLOGS"
 bash scripts/install-deps.sh || { echo "dependency install failed"; echo "0 passed, 1 failed"; exit 1; }
 
 server_suites=""
-for s in regress upgrade concurrency portable tap clients orms orms_node bench package crossversion; do wanted "$s" && server_suites=1; done
+for s in regress upgrade concurrency portable tap clients orms orms_node citus bench package crossversion; do wanted "$s" && server_suites=1; done
 
 # The chroots, made in the background from the start (their making is mostly
 # download and unpacking). 18 and 19 share one.
@@ -112,6 +112,7 @@ run_major() {
       export PG_LOCKED=$major
     fi
     suites=(build regress upgrade concurrency portable tap clients orms orms_node)
+    case "$major" in 15|17|18) suites+=(citus) ;; esac   # the majors Citus 13.2.2 and 14.0.1 serve
     [ "$major" = 15 ] && suites+=(bench)
     suites+=(package)
     for s in "${suites[@]}"; do

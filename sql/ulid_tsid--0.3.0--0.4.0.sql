@@ -75,3 +75,20 @@ $$;
 -- (22008, its words), for SQL written for 18 (src/sql/30_uuidv7.sql).
 CREATE OR REPLACE FUNCTION uuidv7(shift interval) RETURNS uuid
     AS 'MODULE_PATHNAME', 'ulid_tsid_uuidv7_shifted_pg18' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+
+-- min() and max() of ulid and tsid without a combine function (src/sql/10_ulid.sql):
+-- Citus then pushes them down by name and each shard answers from its index.
+-- CREATE OR REPLACE keeps each aggregate's OID, so views and rules that use them
+-- stay as they are.
+CREATE OR REPLACE AGGREGATE min(ulid) (
+    SFUNC = ulid_smaller, STYPE = ulid, SORTOP = <, PARALLEL = SAFE
+);
+CREATE OR REPLACE AGGREGATE max(ulid) (
+    SFUNC = ulid_larger, STYPE = ulid, SORTOP = >, PARALLEL = SAFE
+);
+CREATE OR REPLACE AGGREGATE min(tsid) (
+    SFUNC = tsid_smaller, STYPE = tsid, SORTOP = <, PARALLEL = SAFE
+);
+CREATE OR REPLACE AGGREGATE max(tsid) (
+    SFUNC = tsid_larger, STYPE = tsid, SORTOP = >, PARALLEL = SAFE
+);

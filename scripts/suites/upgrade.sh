@@ -101,5 +101,35 @@ if git rev-parse -q --verify "$UPG_RELEASED_AT^{commit}" >/dev/null 2>&1; then
 else
   echo "   (skipped: released texts need the git history of $UPG_RELEASED_AT; this checkout has none)"
 fi
+# min()/max() of ulid and tsid lose their combine function in 0.4.0 (Citus then
+# pushes them down by name: README, Distributed with Citus), by CREATE OR REPLACE
+# AGGREGATE, which keeps their OIDs: a view made on 0.3.0 that uses them answers
+# the same after the update, and a parallel plan on one server stays correct.
+upg_q() { psql -qXAt -d upg_views -v ON_ERROR_STOP=1 "$@"; }
+psql -qX -c "CREATE DATABASE upg_views" >/dev/null
+upg_views_setup="CREATE EXTENSION ulid_tsid VERSION '0.3.0';
+CREATE TABLE kv (u ulid, t tsid, g int);
+INSERT INTO kv SELECT generate_ulid(), generate_tsid(), i % 7 FROM generate_series(1, 50000) i;
+ANALYZE kv;
+CREATE VIEW kv_range AS SELECT min(u) AS umin, max(u) AS umax, min(t) AS tmin, max(t) AS tmax FROM kv;
+CREATE TABLE kv_oids AS SELECT oid::regprocedure::text AS agg, oid FROM pg_proc WHERE prokind = 'a' AND proname IN ('min', 'max') AND proargtypes[0] IN ('ulid'::regtype, 'tsid'::regtype);"
+if upg_q -c "$upg_views_setup" >"$LOGS/upgrade-$PG_MAJOR-views.log" 2>&1; then
+  upg_before=$(upg_q -c "SELECT * FROM kv_range")
+  upg_q -c "ALTER EXTENSION ulid_tsid UPDATE" >>"$LOGS/upgrade-$PG_MAJOR-views.log" 2>&1
+  upg_check "a view using min()/max() made on 0.3.0 answers the same after the update" \
+    "$([ -n "$upg_before" ] && [ "$(upg_q -c "SELECT * FROM kv_range" 2>>"$LOGS/upgrade-$PG_MAJOR-views.log")" = "$upg_before" ] && echo t || echo f)"
+  upg_check "the update keeps the four aggregates' OIDs" \
+    "$(upg_q -c "SELECT count(*) = 4 AND bool_and(to_regprocedure(agg)::oid = oid) FROM kv_oids" 2>>"$LOGS/upgrade-$PG_MAJOR-views.log")"
+  upg_check "min()/max() of ulid and tsid have no combine function after the update" \
+    "$(upg_q -c "SELECT count(*) = 4 AND bool_and(aggcombinefn = 0) FROM pg_aggregate WHERE aggfnoid IN (SELECT oid FROM kv_oids)" 2>>"$LOGS/upgrade-$PG_MAJOR-views.log")"
+  upg_parallel=$(upg_q -c "SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0;
+    SET max_parallel_workers_per_gather = 2;
+    SELECT (SELECT max(u) FROM kv WHERE g = 3) = (SELECT u FROM kv WHERE g = 3 ORDER BY u DESC LIMIT 1)
+       AND (SELECT min(t) FROM kv WHERE g = 3) = (SELECT t FROM kv WHERE g = 3 ORDER BY t LIMIT 1)
+       AND (SELECT count(*) FROM (SELECT g, max(u), min(t) FROM kv GROUP BY g) s) = 7" 2>>"$LOGS/upgrade-$PG_MAJOR-views.log" | tail -1)
+  upg_check "min()/max() in a plan with parallel workers equal ORDER BY ... LIMIT 1" "${upg_parallel:-f}"
+else
+  tail -3 "$LOGS/upgrade-$PG_MAJOR-views.log"; upg_check "a 0.3.0 database with views over min()/max()" f
+fi
 cluster_stop upgrade
 tally upgrade "$upg_pass" "$upg_fail"

@@ -122,15 +122,21 @@ CREATE OPERATOR CLASS ulid_minmax_ops DEFAULT FOR TYPE ulid USING brin AS
     FUNCTION 4 pg_catalog.brin_minmax_union(internal, internal, internal);
 
 -- min() and max(): with sortop, the planner answers them from the btree index.
+-- No combine function (0.4.0): Citus sends an extension's aggregate that has one
+-- to every shard as a partial aggregate that reads the whole shard, while it
+-- sends one without it by its name, min()/max(), which each shard answers from
+-- its index (README: Distributed with Citus). A single server then aggregates
+-- them without a parallel partial step (on 2 cores that plan was the faster one:
+-- test/bench/parallel_minmax.sh).
 CREATE FUNCTION ulid_smaller(ulid, ulid) RETURNS ulid
     AS 'MODULE_PATHNAME', 'ulid_smaller' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION ulid_larger(ulid, ulid) RETURNS ulid
     AS 'MODULE_PATHNAME', 'ulid_larger' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE AGGREGATE min(ulid) (
-    SFUNC = ulid_smaller, STYPE = ulid, COMBINEFUNC = ulid_smaller, SORTOP = <, PARALLEL = SAFE
+    SFUNC = ulid_smaller, STYPE = ulid, SORTOP = <, PARALLEL = SAFE
 );
 CREATE AGGREGATE max(ulid) (
-    SFUNC = ulid_larger, STYPE = ulid, COMBINEFUNC = ulid_larger, SORTOP = >, PARALLEL = SAFE
+    SFUNC = ulid_larger, STYPE = ulid, SORTOP = >, PARALLEL = SAFE
 );
 COMMENT ON FUNCTION ulid_smaller(ulid, ulid) IS 'the smaller of two ulids (min() transition)';
 COMMENT ON FUNCTION ulid_larger(ulid, ulid) IS 'the larger of two ulids (max() transition)';

@@ -124,11 +124,12 @@ CREATE FUNCTION tsid_larger(tsid, tsid) RETURNS tsid
     AS 'int8larger' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION tsid_smaller(tsid, tsid) IS 'the smaller of two tsids (min() transition)';
 COMMENT ON FUNCTION tsid_larger(tsid, tsid) IS 'the larger of two tsids (max() transition)';
+-- No combine function: see min(ulid) in 10_ulid.sql.
 CREATE AGGREGATE min(tsid) (
-    SFUNC = tsid_smaller, STYPE = tsid, COMBINEFUNC = tsid_smaller, SORTOP = <, PARALLEL = SAFE
+    SFUNC = tsid_smaller, STYPE = tsid, SORTOP = <, PARALLEL = SAFE
 );
 CREATE AGGREGATE max(tsid) (
-    SFUNC = tsid_larger, STYPE = tsid, COMBINEFUNC = tsid_larger, SORTOP = >, PARALLEL = SAFE
+    SFUNC = tsid_larger, STYPE = tsid, SORTOP = >, PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE min(tsid) IS 'smallest (oldest) tsid';
 COMMENT ON AGGREGATE max(tsid) IS 'largest (newest) tsid';

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Why min()/max() of ulid and tsid keep their combine function: it is what lets
-# one server aggregate in parallel (Citus, for its part, pushes an aggregate
-# with one down as a full partial aggregate; see the README). Times max() of an
-# unindexed tsid and ulid column with a filter over ROWS rows (default
-# 3,000,000), with the extension's max() and with the same aggregate without a
-# combine function, RUNS times each (default 5), median of EXPLAIN ANALYZE's
-# execution time. Writes $OUT_DIR/parallel_minmax.csv and .md (default
-# test/bench/results/). Needs the extension installed into $PG_CONFIG's
+# What min()/max() of ulid and tsid gave up in 0.4.0 by dropping their combine
+# function (which made Citus send them as a partial aggregate that reads every
+# shard in full; see the README): one server's parallel aggregate. Times max()
+# of an unindexed tsid and ulid column with a filter over ROWS rows (default
+# 3,000,000), with the extension's max() and with the same aggregate with a
+# combine function (0.3.0's definition), RUNS times each (default 5), median of
+# EXPLAIN ANALYZE's execution time. Writes $OUT_DIR/parallel_minmax.csv and .md
+# (default test/bench/results/). Needs the extension installed into $PG_CONFIG's
 # server; starts its own cluster on PORT (default 55457).
 set -euo pipefail
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh"

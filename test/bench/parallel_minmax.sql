@@ -2,8 +2,9 @@
 -- psql variables: rows, runs. Prints CSV: query,aggregate,plan,median_ms.
 \set ON_ERROR_STOP 1
 SET client_min_messages = warning;
-CREATE AGGREGATE max_without_combine(tsid) (SFUNC = tsid_larger, STYPE = tsid, SORTOP = >, PARALLEL = SAFE);
-CREATE AGGREGATE max_without_combine(ulid) (SFUNC = ulid_larger, STYPE = ulid, SORTOP = >, PARALLEL = SAFE);
+-- 0.3.0's max(), with a combine function (0.4.0's has none: README, Distributed with Citus).
+CREATE AGGREGATE max_with_combine(tsid) (SFUNC = tsid_larger, STYPE = tsid, COMBINEFUNC = tsid_larger, SORTOP = >, PARALLEL = SAFE);
+CREATE AGGREGATE max_with_combine(ulid) (SFUNC = ulid_larger, STYPE = ulid, COMBINEFUNC = ulid_larger, SORTOP = >, PARALLEL = SAFE);
 -- Keys with no index on them, and a filter: the plan must read the table.
 CREATE TABLE minmax (u ulid NOT NULL DEFAULT generate_ulid(), ts tsid NOT NULL DEFAULT generate_tsid(),
                      grp int, pad text);
@@ -41,5 +42,5 @@ END $$;
 SELECT format('max(%s) WHERE grp = 3', col) AS query, agg AS aggregate,
        plan_of(format('SELECT %s(%s) FROM minmax WHERE grp = 3', agg, col)) AS plan,
        median_ms(format('SELECT %s(%s) FROM minmax WHERE grp = 3', agg, col), :runs) AS median_ms
-FROM (VALUES ('ts'), ('u')) c(col), (VALUES ('max'), ('max_without_combine')) a(agg)
+FROM (VALUES ('ts'), ('u')) c(col), (VALUES ('max'), ('max_with_combine')) a(agg)
 ORDER BY 1, 2;
