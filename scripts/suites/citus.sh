@@ -68,7 +68,7 @@ citus_deps() {
 
 citus_sum="$(sha256sum "$citus_tarball" | cut -c1-16)"
 citus_server="$(pg_in "$PG_CONFIG" --version | tr -c 'A-Za-z0-9.\n' '_' | sed 's/_*$//')"
-citus_key="citus-$citus_version-$citus_sum-$citus_server"
+citus_key="citus-$citus_version-$citus_sum-$citus_server-O0"   # -O0: the build recipe below
 citus_cache="$ULID_TSID_CACHE/citus/$citus_key"
 mkdir -p "$ULID_TSID_CACHE/citus" "$ULID_TSID_CACHE/locks"
 
@@ -92,9 +92,11 @@ citus_make() {
   # defines HAVE_LIBCURL in pg_config.h (for OAuth), and Citus tests that name too.
   grep -rl HAVE_LIBCURL "$src/src" | xargs -r sed -i 's/\bHAVE_LIBCURL\b/CITUS_WITHOUT_LIBCURL_HERE/g'
   # with_llvm=no: no bitcode for the JIT (Debian's PGXS would compile every file
-  # a second time with clang).
+  # a second time with clang). COPT="-O0 -g0": a test build, compiled in 31.5 s
+  # instead of 72.6 s with the server's -O2 -g (Citus 13.2.2 on the host's 15, idle
+  # cores; CI makes it from an empty cache on every run).
   (cd "$src" && pg_in sh -c "./configure PG_CONFIG=$PG_CONFIG --without-libcurl &&
-      nice -n 10 make -j2 with_llvm=no &&
+      nice -n 10 make -j2 with_llvm=no COPT='-O0 -g0' &&
       make install with_llvm=no DESTDIR=$(pg_inside "$src")/stage") >"$log" 2>&1 || { tail -30 "$log"; return 1; }
   mkdir -p "$citus_cache"
   # The server's files only (not Citus's headers), kept outside the chroot, which
