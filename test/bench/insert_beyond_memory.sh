@@ -29,9 +29,9 @@
 #
 # Keys (KEYS, in this order by default; a key whose default cannot be made here is
 # skipped with one "skip: KEY: why" line):
-#   uuidv4 (gen_random_uuid()), bigserial, plpgsql_tsid (test/bench/plpgsql_tsid.sql),
+#   uuidv4 (gen_random_uuid()), plpgsql_tsid (test/bench/plpgsql_tsid.sql),
 #   core_uuidv7 (pg_catalog.uuidv7(), 18+), pg_uuidv7 (uuid_generate_v7() of
-#   fboulnois/pg_uuidv7 1.6.0), pg_ulid (gen_ulid() of andrielfn/pg-ulid): the
+#   fboulnois/pg_uuidv7 1.6.0), pg_ulid (gen_ulid() of andrielfn/pg-ulid), bigserial: the
 #   baselines and C anchors, in a server without this extension; then ours, in a
 #   server with it: ulid (generate_ulid()), ulid_monotonic
 #   (generate_ulid_monotonic()), generate_uuidv7, tsid (tsid DEFAULT
@@ -44,7 +44,9 @@
 #                      passes the limit, to 1.5x of it (the verdict then says it is indicative)
 #   LIMIT_MB=48        the memory limit (QUICK: 40)    SHARED_BUFFERS=16MB (QUICK: 8MB)
 #   STEP_ROWS=250000   rows a step (QUICK: 100000)     TARGET_X=4 (QUICK: 1.5)  TAIL=1
-#   STEPS=             fixed steps for every key (default: UUIDv4 decides, see above)
+#   STEPS=             fixed steps for every key (default: UUIDv4 decides, see above);
+#   WINDOW_FROM=       with STEPS: the verdict's window starts at this step (e.g. a
+#                      control run of some keys with the steps an earlier run's UUIDv4 took)
 #   MAX_STEPS=80       UUIDv4 stops there even short of TARGET_X (the verdict says so)
 #   CONC_SECS=10 (QUICK: 5)  CLIENTS=8  BATCH=100
 #   KEYS="..."  OUT_DIR=test/bench/results  PORT_BASE=55470 (uses +0, +1)
@@ -72,7 +74,9 @@ STEPS="${STEPS:-}"
 MAX_STEPS="${MAX_STEPS:-80}"
 CLIENTS="${CLIENTS:-8}"
 BATCH="${BATCH:-100}"
-KEYS="${KEYS:-uuidv4 bigserial plpgsql_tsid core_uuidv7 pg_uuidv7 pg_ulid ulid ulid_monotonic generate_uuidv7 tsid bigint_tsid}"
+# bigserial last of the baselines: right before ours, so that the two are the closest in time
+# (on a shared machine the load moves the rates of keys run minutes apart).
+KEYS="${KEYS:-uuidv4 plpgsql_tsid core_uuidv7 pg_uuidv7 pg_ulid bigserial ulid ulid_monotonic generate_uuidv7 tsid bigint_tsid}"
 OUT_DIR="${OUT_DIR:-$HERE/results}"
 PORT_BASE="${PORT_BASE:-55470}"
 NAME_PREFIX="${NAME_PREFIX:-bench_mem}"
@@ -211,7 +215,7 @@ echo "phase,key,family,step,rows_total,rows,seconds,rows_per_s,pk_bytes,wal_byte
 : >"$TMP/summary.body"
 FAILED=0
 UUIDV4_STEPS=""      # steps UUIDv4 took to reach TARGET_X x the limit (+ TAIL)
-UUIDV4_CROSS=""      # the first step whose end saw UUIDv4's index at TARGET_X x the limit
+UUIDV4_CROSS="${WINDOW_FROM:-}"   # the first step whose end saw UUIDv4's index at TARGET_X x the limit
 UUIDV4_LIMIT_ROWS="" # rows inserted when UUIDv4's index passed the limit itself
 declare -A WIN_ROWS WIN_SECS PK_END DENS WAL_ROWS WAL_SUM IDX_WIN C1 C8 SEEN
 
