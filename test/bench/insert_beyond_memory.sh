@@ -51,8 +51,9 @@
 #   CONC_SECS=10 (QUICK: 5)  CLIENTS=8  BATCH=100
 #   KEYS="..."  OUT_DIR=test/bench/results  PORT_BASE=55470 (uses +0, +1)
 #   NAME_PREFIX=bench_mem  PG_CONFIG=pg_config  VENDOR=../shared/vendor  PLOT=1
-#   LIB_LOCK=/tmp/ulid_tsid.pg15.lock  held while the server with this extension
-#                      runs (the host's 15 is shared on the project's machines; empty: none)
+#   LIB_LOCK=          a lock file held (flock) while the server with this extension
+#                      runs, e.g. /tmp/ulid_tsid.pg15.lock where checkouts share the host's
+#                      15; empty by default (a caller that holds it already would wait forever)
 #   INSTALL=0          1: `make install` this checkout under LIB_LOCK first
 #   PREFIX=insert_beyond_memory (QUICK: insert_beyond_memory_quick)  file names in OUT_DIR
 # Output: a line per step and phase, the summary table and the verdict on the
@@ -82,7 +83,7 @@ PORT_BASE="${PORT_BASE:-55470}"
 NAME_PREFIX="${NAME_PREFIX:-bench_mem}"
 VENDOR="${VENDOR:-$ROOT/../shared/vendor}"
 PLOT="${PLOT:-1}"
-LIB_LOCK="${LIB_LOCK-/tmp/ulid_tsid.pg15.lock}"
+LIB_LOCK="${LIB_LOCK:-}"
 INSTALL="${INSTALL:-0}"
 if [ "$QUICK" = 1 ]; then PREFIX="${PREFIX:-insert_beyond_memory_quick}"; else PREFIX="${PREFIX:-insert_beyond_memory}"; fi
 mkdir -p "$OUT_DIR"
