@@ -5,6 +5,9 @@
 #
 #   bash scripts/demo.sh            default sizes, a few minutes on 2 cores
 #   LONG=1 bash scripts/demo.sh     the long benchmark run
+# Last, the short form of the inserts-beyond-memory benchmark (QUICK=1: the server
+# in a 40 MB memory group, UUIDv4's index past 1.5x of it; 8 minutes on the shared 2 cores), which
+# writes test/bench/results/insert_beyond_memory_quick.{csv,md,png}.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -20,4 +23,8 @@ cluster_stop demo
 trap - EXIT
 if [ -f test/bench/run.sh ]; then
   bash test/bench/run.sh
+fi
+if [ -f test/bench/insert_beyond_memory.sh ]; then
+  echo
+  QUICK=1 bash test/bench/insert_beyond_memory.sh
 fi

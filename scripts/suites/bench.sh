@@ -101,5 +101,40 @@ ROWS=20000 BATCH=20000 CHUNK=2000 OUT_DIR="$bench_out" PORT=55478 NAME_PREFIX=sm
 bench_check "migrate_uuidv4.sh exit status (see $LOGS/bench-migrate.log)" test $? -eq 0
 bench_check "migrate_uuidv4.csv has v4, v7 and ulid rows with rates and sizes" awk -F, \
   'NR > 1 && $6 > 0 && $10 > $9 && $13 > 0 { n[$1] = 1 } END { exit !(("v4" in n) && ("v7" in n) && ("ulid" in n)) }' "$bench_out/migrate_uuidv4.csv"
+# Inserts beyond memory (test/bench/insert_beyond_memory.sh), a smoke of seconds: a
+# tiny limit crossing (UUIDv4 steps until its index is a tenth of the limit), one
+# second per eight-writer phase, every key; it checks that the run goes end to end
+# and writes well-formed output, never its timings. LIB_LOCK is empty: the caller
+# holds the host's lock for the whole suite.
+bench_mem_keys="uuidv4 bigserial plpgsql_tsid core_uuidv7 pg_uuidv7 pg_ulid ulid ulid_monotonic generate_uuidv7 tsid bigint_tsid"
+OUT_DIR="$bench_out" LIMIT_MB=64 SHARED_BUFFERS=16MB STEP_ROWS=20000 TARGET_X=0.1 TAIL=1 MAX_STEPS=12 CONC_SECS=1 \
+  KEYS="$bench_mem_keys" LIB_LOCK= PORT_BASE=55466 NAME_PREFIX=smoke_mem \
+  timeout 300 bash test/bench/insert_beyond_memory.sh >"$LOGS/bench-memory.log" 2>&1
+bench_check "insert_beyond_memory.sh exit status (see $LOGS/bench-memory.log)" test $? -eq 0
+bench_check "insert_beyond_memory: the limit is set, or one line says why not" \
+  grep -qE '^memory limit: ([0-9]+ MB \(cgroup v[12] |none: )' "$LOGS/bench-memory.log"
+bench_mem_sum="$bench_out/insert_beyond_memory.csv" bench_mem_steps="$bench_out/insert_beyond_memory_steps.csv"
+bench_check "insert_beyond_memory.csv header" test "$(head -1 "$bench_mem_sum" 2>/dev/null)" = \
+  "key,family,rows,rows_s_1w_window,rows_s_8w_single,rows_s_8w_batch,pk_mb_end,pk_x_limit_end,avg_leaf_density,wal_bytes_per_row_1w,idx_blks_read_per_1k_rows_window,x_uuidv4_1w,x_bigserial_1w"
+bench_check "insert_beyond_memory_steps.csv header" test "$(head -1 "$bench_mem_steps" 2>/dev/null)" = \
+  "phase,key,family,step,rows_total,rows,seconds,rows_per_s,pk_bytes,wal_bytes,idx_blks_read,io_reads,cgroup_bytes"
+bench_mem_n=0
+for bench_k in $bench_mem_keys; do
+  grep -q "^skip: $bench_k" "$LOGS/bench-memory.log" 2>/dev/null && continue   # core 18's uuidv7(), or no ../shared/vendor
+  bench_mem_n=$((bench_mem_n + 1))
+  # A summary row with rates, size and density; as many one-writer steps as UUIDv4's; both eight-writer phases.
+  bench_check "insert_beyond_memory row for $bench_k" awk -F, -v k="$bench_k" '$1 == k && $3 > 0 && $4 > 0 && $5 > 0 && $6 > 0 && $7 > 0 &&
+    $9 > 0 && $9 <= 100 && $10 > 0 && $11 >= 0 { ok = 1 } END { exit !ok }' "$bench_mem_sum"
+  bench_check "insert_beyond_memory steps for $bench_k" awk -F, -v k="$bench_k" 'NR > 1 && $2 == "uuidv4" && $1 == "1w" { u++ }
+    NR > 1 && $2 == k { if ($1 == "1w") n++; else c[$1]++; if (!($6 > 0 && $7 > 0 && $8 > 0 && $9 > 0 && $10 > 0 && $11 >= 0)) bad++ }
+    END { exit !(n > 1 && n == u && c["8w_single"] == 1 && c["8w_batch"] == 1 && !bad) }' "$bench_mem_steps"
+done
+bench_check "insert_beyond_memory.csv has $bench_mem_n rows" test "$(tail -n +2 "$bench_mem_sum" 2>/dev/null | wc -l)" -eq "$bench_mem_n"
+bench_check "insert_beyond_memory: UUIDv4's index reached the window" grep -q '^== insert beyond memory: .* window = steps [0-9]' "$LOGS/bench-memory.log"
+bench_check "insert_beyond_memory: a verdict with its count" grep -qE '^verdict: [0-9]+ targets met, [0-9]+ missed' "$LOGS/bench-memory.log"
+bench_check "insert_beyond_memory.png written" test -s "$bench_out/insert_beyond_memory.png"
+bench_check "insert_beyond_memory.md has a table" grep -q '^| key' "$bench_out/insert_beyond_memory.md"
+bench_check "insert_beyond_memory: its memory group removed" \
+  bash -c '! ls -d /sys/fs/cgroup/memory/ulid_tsid_smoke_mem_* /sys/fs/cgroup/ulid_tsid_smoke_mem_* 2>/dev/null | grep -q .'
 
 tally bench "$bench_pass" "$bench_fail"

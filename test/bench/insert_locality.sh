@@ -30,7 +30,7 @@
 #   STRETCHES=10 BATCH=100 CLIENTS=2 SHARED_BUFFERS=32MB
 #   OUT_DIR=test/bench/results  PORT_BASE=55450 (uses PORT_BASE, PORT_BASE+1)
 #   NAME_PREFIX=bench_ins  PG_CONFIG=pg_config (the server: its bindir's initdb, postgres, pgbench)
-#   PLOT=1 (0: no gnuplot picture)
+#   PLOT=1 (0: no gnuplot picture)   PLOT_ONLY=1 (no run: the picture again from the per-stretch CSV)
 # Output: a table on the terminal, $OUT_DIR/insert_locality.csv (summary),
 # $OUT_DIR/insert_locality_stretches.csv (per stretch), insert_locality.png, .md.
 set -uo pipefail
@@ -85,6 +85,49 @@ for k in $KEYS; do
   key_column "$k" >/dev/null || { echo "unknown key type: $k" >&2; exit 2; }
 done
 for s in $SETTINGS; do setting_conf "$s" >/dev/null || { echo "unknown setting: $s" >&2; exit 2; }; done
+
+# Picture: rows/s against rows inserted (top), PK size against rows inserted (bottom), per checkpoint setting.
+draw_picture() {
+if [ "$PLOT" = 1 ] && command -v gnuplot >/dev/null && [ "$(wc -l <"$RAW")" -gt 1 ]; then
+  term="pngcairo size 1600,1100 font 'sans,10'"
+  gnuplot -e "set terminal pngcairo" >/dev/null 2>&1 </dev/null || term="png size 1600,1100"
+  awk -F, -v dir="$TMP" 'NR > 1 { f = dir "/series_" $1 "_" $3 "_" $2 ".dat"; print $5 / 1e6, $8 / 1000, $9 / 1048576 >> f }' "$RAW"
+  ymax="$(awk -F, 'NR > 1 && $8 > m { m = $8 } END { printf "%.0f", m * 1.05 / 1000 + 1 }' "$RAW")"   # same scale in both rate panels
+  {
+    echo "set terminal $term"
+    echo "set output '$OUT_DIR/insert_locality.png'"
+    echo "set datafile separator ' '"
+    echo "set multiplot layout 2,$(echo $SETTINGS | wc -w) title 'Insert locality: $CLIENTS writers, $BATCH rows per transaction, shared\\_buffers=$SHARED_BUFFERS'"
+    echo "set key outside right top; set grid; set xrange [0:*]"
+    for panel in rate pk; do
+      for setting in $SETTINGS; do
+        if [ "$panel" = rate ]; then
+          echo "set title '$setting checkpoints: rows/s per stretch'; set xlabel 'million rows inserted'; set ylabel 'thousand rows/s'; set yrange [0:$ymax]"
+          col=2
+        else
+          echo "set title '$setting checkpoints: PK index size'; set xlabel 'million rows inserted'; set ylabel 'PK MB'; set yrange [0:*]"
+          col=3
+        fi
+        plots=""
+        for f in "$TMP"/series_"$setting"_*.dat; do
+          [ -f "$f" ] || continue
+          label="$(basename "$f" .dat)"; label="${label#series_${setting}_}"; label="${label//_/\\_}"
+          key="$(basename "$f" .dat)"; key="${key#series_${setting}_}"; key="${key%_plain}"; key="${key%_preload}"
+          st="$(key_style "$key")"
+          case "$f" in *_preload.dat) st="${st/dt 1/dt 3}"; st="${st/lw 2/lw 1.5}" ;; esac   # preloaded: the same colour, dotted
+          plots="$plots${plots:+, }'$f' using 1:$col with linespoints $st title '$label'"
+        done
+        [ -n "$plots" ] && echo "plot $plots"
+      done
+    done
+    echo "unset multiplot"
+  } >"$TMP/plot.gp"
+  if gnuplot "$TMP/plot.gp" 2>"$TMP/gnuplot.err"; then echo "picture: $OUT_DIR/insert_locality.png"
+  else echo "gnuplot failed:"; cat "$TMP/gnuplot.err"; FAILED=$((FAILED + 1)); fi
+fi
+}
+# PLOT_ONLY=1: no measurement, the picture drawn again from $RAW (e.g. the committed results).
+if [ "${PLOT_ONLY:-0}" = 1 ]; then FAILED=0; draw_picture; [ "$FAILED" -eq 0 ]; exit; fi
 
 echo "insert locality: $ROWS_STRETCH rows x $STRETCHES stretches per key type; pgbench -n -c $CLIENTS -j $CLIENTS, $BATCH rows per transaction"
 echo "server: shared_buffers=$SHARED_BUFFERS fsync=off synchronous_commit=off full_page_writes=on wal_compression=off autovacuum off on the table"
@@ -247,41 +290,6 @@ echo "CSV: $SUMMARY, per stretch: $RAW ($SECONDS s)"
   fi
 } >"$OUT_DIR/insert_locality.md"
 
-# Picture: rows/s against rows inserted (top), PK size against rows inserted (bottom), per checkpoint setting.
-if [ "$PLOT" = 1 ] && command -v gnuplot >/dev/null && [ "$(wc -l <"$RAW")" -gt 1 ]; then
-  term="pngcairo size 1600,1100 font 'sans,10'"
-  gnuplot -e "set terminal pngcairo" >/dev/null 2>&1 </dev/null || term="png size 1600,1100"
-  awk -F, -v dir="$TMP" 'NR > 1 { f = dir "/series_" $1 "_" $3 "_" $2 ".dat"; print $5 / 1e6, $8 / 1000, $9 / 1048576 >> f }' "$RAW"
-  ymax="$(awk -F, 'NR > 1 && $8 > m { m = $8 } END { printf "%.0f", m * 1.05 / 1000 + 1 }' "$RAW")"   # same scale in both rate panels
-  {
-    echo "set terminal $term"
-    echo "set output '$OUT_DIR/insert_locality.png'"
-    echo "set datafile separator ' '"
-    echo "set multiplot layout 2,$(echo $SETTINGS | wc -w) title 'Insert locality: $CLIENTS writers, $BATCH rows per transaction, shared\\_buffers=$SHARED_BUFFERS'"
-    echo "set key outside right top; set grid; set xrange [0:*]"
-    for panel in rate pk; do
-      for setting in $SETTINGS; do
-        if [ "$panel" = rate ]; then
-          echo "set title '$setting checkpoints: rows/s per stretch'; set xlabel 'million rows inserted'; set ylabel 'thousand rows/s'; set yrange [0:$ymax]"
-          col=2
-        else
-          echo "set title '$setting checkpoints: PK index size'; set xlabel 'million rows inserted'; set ylabel 'PK MB'; set yrange [0:*]"
-          col=3
-        fi
-        plots=""
-        for f in "$TMP"/series_"$setting"_*.dat; do
-          [ -f "$f" ] || continue
-          label="$(basename "$f" .dat)"; label="${label#series_${setting}_}"; label="${label//_/\\_}"
-          dash=1; case "$f" in *_preload.dat) dash=2 ;; esac
-          plots="$plots${plots:+, }'$f' using 1:$col with linespoints dt $dash title '$label'"
-        done
-        [ -n "$plots" ] && echo "plot $plots"
-      done
-    done
-    echo "unset multiplot"
-  } >"$TMP/plot.gp"
-  if gnuplot "$TMP/plot.gp" 2>"$TMP/gnuplot.err"; then echo "picture: $OUT_DIR/insert_locality.png"
-  else echo "gnuplot failed:"; cat "$TMP/gnuplot.err"; FAILED=$((FAILED + 1)); fi
-fi
+draw_picture
 
 [ "$FAILED" -eq 0 ]

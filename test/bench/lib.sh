@@ -64,3 +64,25 @@ machine_markdown() {
 
 # psql shorthand: no psqlrc, unaligned, tuples only, stop on error.
 q() { psql -X -A -t -q -v ON_ERROR_STOP=1 "$@"; }
+
+# The pictures' line style of a key (gnuplot: colour, width, dash, point), one
+# family per look: the references black (bigserial) and red (UUIDv4), thick and
+# solid; this extension's keys blues and greens, solid; the anchors (C extensions,
+# core 18's uuidv7()) warm colours, dashed; the seed's PL/pgSQL TSID brown,
+# dash-dotted. Unknown keys: gnuplot's default.
+key_style() {
+  case "$1" in
+    uuidv4)               echo "lc rgb '#d62728' lw 3 dt 1 pt 7 ps 1.2" ;;
+    bigserial)            echo "lc rgb '#000000' lw 3 dt 1 pt 5 ps 1.2" ;;
+    plpgsql_tsid)         echo "lc rgb '#8c564b' lw 2 dt 4 pt 9" ;;
+    pg_uuidv7)            echo "lc rgb '#ff7f0e' lw 2 dt 2 pt 4" ;;
+    pg_ulid)              echo "lc rgb '#9467bd' lw 2 dt 2 pt 6" ;;
+    core_uuidv7)          echo "lc rgb '#e377c2' lw 2 dt 2 pt 8" ;;
+    ulid)                 echo "lc rgb '#1f77b4' lw 2 dt 1 pt 1" ;;
+    ulid_monotonic)       echo "lc rgb '#17becf' lw 2 dt 1 pt 2" ;;
+    generate_uuidv7|uuidv7) echo "lc rgb '#2ca02c' lw 2 dt 1 pt 3" ;;
+    tsid)                 echo "lc rgb '#006400' lw 2 dt 1 pt 12" ;;
+    bigint_tsid)          echo "lc rgb '#0b3d91' lw 2 dt 1 pt 14" ;;
+    *)                    echo "lw 2" ;;
+  esac
+}
