@@ -10,18 +10,7 @@ set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/pg.sh"
 clients_dir="$ROOT/test/clients"
 clients_port=${CLIENTS_PORT:-$((55400 + PG_MAJOR))}   # TCP too: one per major, as majors may run side by side
-clients_ok=0; clients_bad=0
 
-clients_count() {  # clients_count NAME LOG EXIT-CODE
-  local ok bad
-  ok=$(grep -c '^ok ' "$2"); bad=$(grep -c '^not ok ' "$2")
-  awk '/^not ok /{show=1; print; next} show && /^#/{print; next} {show=0}' "$2" | cut -c1-300 | sed 's/^/   /'
-  if [ "$3" -ne 0 ] && [ "$bad" -eq 0 ]; then
-    bad=1; tail -5 "$2" | sed 's/^/   /'; echo "   $1 exited with $3 and no failed check (see $2)"
-  fi
-  echo "   $1: $ok passed, $bad failed"
-  clients_ok=$((clients_ok + ok)); clients_bad=$((clients_bad + bad))
-}
 
 # npm ci only when node_modules is missing or older than the lockfile.
 clients_npm() {
@@ -39,15 +28,8 @@ clients_npm() {
 # clients_run NAME COMMAND...: runs in test/clients against a database of its
 # own with the extension (the programs' table names may repeat), output in $LOGS.
 clients_run() {
-  local name="$1" log="$LOGS/clients-$1-$PG_MAJOR.log" rc start=$SECONDS
-  local db="clients_${1//-/_}"
-  shift
-  psql -qX -v ON_ERROR_STOP=1 -c "CREATE DATABASE $db" >"$log" 2>&1 &&
-    psql -qX -v ON_ERROR_STOP=1 -d "$db" -c "CREATE EXTENSION ulid_tsid" >>"$log" 2>&1 &&
-    (cd "$clients_dir" && PGDATABASE="$db" timeout 300 "$@") >>"$log" 2>&1
-  rc=$?
-  echo "   ($name: $((SECONDS - start)) s)"
-  clients_count "$name" "$log" "$rc"
+  local name="$1"; shift
+  DB_EXTENSION=1 program_run "$name" "clients_${name//-/_}" "$clients_dir" "$LOGS/clients-$name-$PG_MAJOR.log" 300 "$@"
 }
 
 cluster_start clients "$clients_port" "listen_addresses = '127.0.0.1'" || exit 1
@@ -60,8 +42,8 @@ if clients_npm; then
   clients_run node-postgres node node/pg_client.js
   clients_run reference-ids node node/reference_ids.js
 else
-  tail -20 "$LOGS/clients-npm.log"; echo "   npm ci failed (see $LOGS/clients-npm.log)"; clients_bad=$((clients_bad + 1))
+  tail -20 "$LOGS/clients-npm.log"; echo "   npm ci failed (see $LOGS/clients-npm.log)"; PROGRAMS_BAD=$((PROGRAMS_BAD + 1))
 fi
 clients_run pgjdbc java -cp /usr/share/java/postgresql.jar JdbcClient.java
 cluster_stop clients
-tally clients "$clients_ok" "$clients_bad"
+tally clients "$PROGRAMS_OK" "$PROGRAMS_BAD"

@@ -12,30 +12,13 @@ set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/pg.sh"
 orms_dir="$ROOT/test/orms"
 orms_port=${ORMS_PORT:-$((56000 + PG_MAJOR))}   # one per major, as majors may run side by side
-orms_ok=0; orms_bad=0
 
-orms_count() {  # orms_count NAME LOG EXIT-CODE
-  local ok bad
-  ok=$(grep -c '^ok ' "$2"); bad=$(grep -c '^not ok ' "$2")
-  awk '/^not ok /{show=1; print; next} show && /^#/{print; next} {show=0}' "$2" | cut -c1-300 | sed 's/^/   /'
-  if [ "$3" -ne 0 ] && [ "$bad" -eq 0 ]; then
-    bad=1; tail -5 "$2" | sed 's/^/   /'; echo "   $1 exited with $3 and no failed check (see $2)"
-  fi
-  echo "   $1: $ok passed, $bad failed"
-  orms_ok=$((orms_ok + ok)); orms_bad=$((orms_bad + bad))
-}
 
 # orms_run NAME DIR COMMAND...: runs in DIR against an empty database of its own
 # (no extension: the program's migration creates it), output in $LOGS.
 orms_run() {
-  local name="$1" dir="$2" log="$LOGS/orms-$1-$PG_MAJOR.log" rc start=$SECONDS
-  local db="orms_$1"
-  shift 2
-  psql -qX -v ON_ERROR_STOP=1 -c "CREATE DATABASE $db" >"$log" 2>&1 &&
-    (cd "$dir" && PGDATABASE="$db" timeout 180 "$@") >>"$log" 2>&1
-  rc=$?
-  echo "   ($name: $((SECONDS - start)) s)"
-  orms_count "$name" "$log" "$rc"
+  local name="$1" dir="$2"; shift 2
+  program_run "$name" "orms_$name" "$dir" "$LOGS/orms-$name-$PG_MAJOR.log" 180 "$@"
 }
 
 cluster_start orms "$orms_port" || exit 1
@@ -56,4 +39,4 @@ orms_run django "$orms_dir/django" /usr/bin/python3 django_orm.py
 orms_run sqlalchemy "$orms_dir/sqlalchemy" /usr/bin/python3 sqlalchemy_orm.py
 orms_run activerecord "$orms_dir/activerecord" env PATH="$bin:$PATH" /usr/bin/ruby activerecord_orm.rb
 cluster_stop orms
-tally orms "$orms_ok" "$orms_bad"
+tally orms "$PROGRAMS_OK" "$PROGRAMS_BAD"

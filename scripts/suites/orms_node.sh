@@ -11,18 +11,7 @@ set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/pg.sh"
 orms_dir="$ROOT/test/orms/node"
 orms_port=${ORMS_NODE_PORT:-$((56100 + PG_MAJOR))}
-orms_ok=0; orms_bad=0
 
-orms_count() {  # orms_count NAME LOG EXIT-CODE
-  local ok bad
-  ok=$(grep -c '^ok ' "$2"); bad=$(grep -c '^not ok ' "$2")
-  awk '/^not ok /{show=1; print; next} show && /^#/{print; next} {show=0}' "$2" | cut -c1-300 | sed 's/^/   /'
-  if [ "$3" -ne 0 ] && [ "$bad" -eq 0 ]; then
-    bad=1; tail -5 "$2" | sed 's/^/   /'; echo "   $1 exited with $3 and no failed check (see $2)"
-  fi
-  echo "   $1: $ok passed, $bad failed"
-  orms_ok=$((orms_ok + ok)); orms_bad=$((orms_bad + bad))
-}
 
 # npm ci when node_modules is older than the lockfile, then the Prisma client when
 # it is older than the lockfile and the schema: once for all majors (a lock, then
@@ -51,14 +40,8 @@ orms_npm() {
 # orms_run NAME COMMAND...: in test/orms/node, against a fresh database of its own
 # (the ORM's migration creates the extension there), output in $LOGS.
 orms_run() {
-  local name="$1" log="$LOGS/orms-node-$1-$PG_MAJOR.log" rc start=$SECONDS
-  local db="orms_${1//-/_}"
-  shift
-  psql -qX -v ON_ERROR_STOP=1 -c "CREATE DATABASE $db" >"$log" 2>&1 &&
-    (cd "$orms_dir" && PGDATABASE="$db" timeout 300 "$@") >>"$log" 2>&1
-  rc=$?
-  echo "   ($name: $((SECONDS - start)) s)"
-  orms_count "$name" "$log" "$rc"
+  local name="$1"; shift
+  program_run "$name" "orms_${name//-/_}" "$orms_dir" "$LOGS/orms-node-$name-$PG_MAJOR.log" 300 "$@"
 }
 
 # Prisma 7 and TypeORM 1.1 need node 20.19 or later (Debian bookworm's own nodejs is 18).
@@ -75,7 +58,7 @@ if orms_npm; then
   done
 else
   tail -20 "$LOGS/orms-node-npm.log" "$LOGS/orms-node-prisma-generate.log" 2>/dev/null
-  echo "   npm ci or prisma generate failed (see $LOGS/orms-node-*.log)"; orms_bad=$((orms_bad + 1))
+  echo "   npm ci or prisma generate failed (see $LOGS/orms-node-*.log)"; PROGRAMS_BAD=$((PROGRAMS_BAD + 1))
 fi
 cluster_stop orms_node
-tally orms_node "$orms_ok" "$orms_bad"
+tally orms_node "$PROGRAMS_OK" "$PROGRAMS_BAD"

@@ -30,6 +30,17 @@ t_start=$SECONDS
 
 # psql as the database owner (not a superuser) into one database; -v ON_ERROR_STOP.
 q() { local db="$1"; shift; psql -qXAt -v ON_ERROR_STOP=1 -U owner -d "$db" "$@"; }
+# copy_tables FROM TO TABLE...: each table made in database TO with FROM's columns
+# and types, its rows copied over (COPY through psql).
+copy_tables() {
+  local from="$1" to="$2" t cols
+  shift 2
+  for t in "$@"; do
+    cols="$(q "$from" -c "SELECT string_agg(format('%I %s', attname, format_type(atttypid, atttypmod)), ', ' ORDER BY attnum) FROM pg_attribute WHERE attrelid = '$t'::regclass AND attnum > 0")"
+    q "$to" -c "CREATE UNLOGGED TABLE $t ($cols)"
+    q "$from" -c "COPY $t TO STDOUT" | q "$to" -c "COPY $t FROM STDIN"
+  done
+}
 # check LABEL "SQL returning t" DB
 sql_true() { [ "$(q "$2" -c "$1" 2>>"$WORK/errors.log")" = t ]; }
 
@@ -86,11 +97,7 @@ CREATE UNLOGGED TABLE a_ulid AS
 CREATE UNLOGGED TABLE a_v7 AS
   SELECT i, u, uuidv7_timestamp(u) AS ts FROM (SELECT i, generate_uuidv7() AS u FROM generate_series(1, $N_V7) AS i) AS s;
 SQL
-for t in a_tsid a_ulid a_v7; do
-  cols="$(q portable -c "SELECT string_agg(format('%I %s', attname, format_type(atttypid, atttypmod)), ', ' ORDER BY attnum) FROM pg_attribute WHERE attrelid = '$t'::regclass AND attnum > 0")"
-  q native -c "CREATE UNLOGGED TABLE $t ($cols)"
-  q portable -c "COPY $t TO STDOUT" | q native -c "COPY $t FROM STDIN"
-done
+copy_tables portable native a_tsid a_ulid a_v7
 check "portable -> native: TSIDs: native text, decoding and timestamps equal the portable ones ($N_TSID values)" sql_true "
   SELECT count(*) = $N_TSID AND count(*) FILTER (WHERE v::tsid::text IS DISTINCT FROM txt OR txt::tsid::bigint IS DISTINCT FROM v
                                                     OR tsid_timestamp(v::tsid) IS DISTINCT FROM ts) = 0 FROM a_tsid" native
@@ -140,11 +147,7 @@ CREATE UNLOGGED TABLE b_v7 AS
 SQL
 check "native -> portable: the native types read their own variant texts (lower case, aliases)" sql_true "
   SELECT (SELECT bool_and(alt::tsid::bigint = v) FROM b_tsid) AND (SELECT bool_and(alt::ulid::uuid = u) FROM b_ulid)" native
-for t in b_tsid b_ulid b_v7; do
-  cols="$(q native -c "SELECT string_agg(format('%I %s', attname, format_type(atttypid, atttypmod)), ', ' ORDER BY attnum) FROM pg_attribute WHERE attrelid = '$t'::regclass AND attnum > 0")"
-  q portable -c "CREATE UNLOGGED TABLE $t ($cols)"
-  q native -c "COPY $t TO STDOUT" | q portable -c "COPY $t FROM STDIN"
-done
+copy_tables native portable b_tsid b_ulid b_v7
 check "native -> portable: TSIDs: portable text, decoding (variants too) and timestamps equal the native ones" sql_true "
   SELECT count(*) = $N_TSID AND count(*) FILTER (WHERE tsid_to_text(v) IS DISTINCT FROM txt OR tsid_from_text(alt) IS DISTINCT FROM v
                                                     OR tsid_timestamp(v) IS DISTINCT FROM ts) = 0 FROM b_tsid" portable
