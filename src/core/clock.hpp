@@ -15,13 +15,6 @@ inline std::int64_t realtime_ns() noexcept {
   return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
-// Waits, spinning on the clock, until it reads Unix millisecond `ms` or later:
-// for waits of a millisecond or two, shorter than a sleep's granularity.
-inline void wait_for_clock_ms(std::int64_t ms) noexcept {
-  while (realtime_ns() / kNsPerMs < ms) {
-  }
-}
-
 // A Unix-ns reading as floor milliseconds and 0..999,999 ns past them. Floor,
 // not truncation: a reading just before 1970 is millisecond -1, never 0, so
 // range checks on `ms` see it, and no code shifts a negative remainder.
