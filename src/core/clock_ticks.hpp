@@ -57,14 +57,17 @@ class ClockTickGenerator {
   // The next key at clock reading `now`: its tick is the clock's when that is
   // ahead of the last one, else the last plus one. A reading before 1970 (its
   // floor millisecond is negative, even 1 ns before) or past year 10889 is out
-  // of range.
-  GenerateStatus next(ClockMs now, const std::uint8_t random[kRandomBytes], std::uint8_t out[16]) noexcept {
+  // of range. `claimed` (if given) gets the key's tick, which callers would
+  // otherwise read back from the bytes (a cost per value).
+  GenerateStatus next(ClockMs now, const std::uint8_t random[kRandomBytes], std::uint8_t out[16],
+                      std::uint64_t* claimed = nullptr) noexcept {
     if (now.ms < 0 || static_cast<std::uint64_t>(now.ms) > kMax48BitMs) return GenerateStatus::kClockOutOfRange;
     const std::uint64_t candidate = clock_tick<kFractionBits>(static_cast<std::uint64_t>(now.ms), now.sub_ms_ns);
     std::uint64_t tick = 0;
     // Past the last millisecond (year 10889) there is no larger tick.
     if (!ticks_.claim(candidate, &tick) || (tick >> kFractionBits) > kMax48BitMs) return GenerateStatus::kExhausted;
     Store(tick, random, out);
+    if (claimed != nullptr) *claimed = tick;
     return GenerateStatus::kOk;
   }
 

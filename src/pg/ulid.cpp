@@ -103,9 +103,10 @@ Datum generate_ulid(PG_FUNCTION_ARGS) {
   draw_random(random, sizeof random);
   pg_uuid_t* out = palloc_uuid();
   const std::int64_t now_ns = realtime_ns();
-  const GenerateStatus status = state.ulid.next(split_ns(now_ns), random, out->data);
+  std::uint64_t tick = 0;
+  const GenerateStatus status = state.ulid.next(split_ns(now_ns), random, out->data, &tick);
   if (unlikely(status != GenerateStatus::kOk)) report_generate_failure("generate_ulid", status);
-  mark_cover_at(static_cast<std::int64_t>(ulid_time_ms(out->data)), now_ns);
+  mark_cover_at(static_cast<std::int64_t>(tick >> kUlidFractionBits), now_ns);
   PG_RETURN_UUID_P(out);
 }
 

@@ -34,12 +34,15 @@ using namespace ulid_tsid::pg;
 namespace {
 
 // A version-7 UUID of clock reading `now_ns` into `out`, with `random` in rand_b.
-void generate_into(FunctionCallInfo fcinfo, std::int64_t now_ns, const std::uint8_t random[kUuidv7RandomBytes],
-                   std::uint8_t out[16]) {
+// Returns the value's tick.
+std::uint64_t generate_into(FunctionCallInfo fcinfo, std::int64_t now_ns, const std::uint8_t random[kUuidv7RandomBytes],
+                            std::uint8_t out[16]) {
   ProcessState& state = process_state();
   mark_prepare(fcinfo, state);
-  const GenerateStatus status = state.uuidv7.next(split_ns(now_ns), random, out);
+  std::uint64_t tick = 0;
+  const GenerateStatus status = state.uuidv7.next(split_ns(now_ns), random, out, &tick);
   if (unlikely(status != GenerateStatus::kOk)) report_generate_failure("generate_uuidv7", status);
+  return tick;
 }
 
 Datum uuid_from_tick(std::uint64_t tick) {
@@ -62,8 +65,8 @@ Datum ulid_tsid_uuidv7(PG_FUNCTION_ARGS) {
   std::uint8_t random[kUuidv7RandomBytes];
   draw_random(random, sizeof random);
   pg_uuid_t* out = palloc_uuid();
-  generate_into(fcinfo, now_ns, random, out->data);
-  mark_cover_at(static_cast<std::int64_t>(ulid_time_ms(out->data)), now_ns);
+  const std::uint64_t tick = generate_into(fcinfo, now_ns, random, out->data);
+  mark_cover_at(static_cast<std::int64_t>(tick >> kUuidv7FractionBits), now_ns);
   PG_RETURN_UUID_P(out);
 }
 
@@ -88,8 +91,7 @@ Datum uuidv7_shifted(FunctionCallInfo fcinfo, bool pg18_errors) {
   // 18: nanoseconds since 1970 overflow 64 bits after 2262, long before 10889.
   std::uint8_t unshifted[16];
   const std::uint8_t unused_random[kUuidv7RandomBytes] = {};
-  generate_into(fcinfo, realtime_ns(), unused_random, unshifted);
-  const ClockMs now = clock_tick_time<kUuidv7FractionBits>(uuidv7_tick(unshifted));
+  const ClockMs now = clock_tick_time<kUuidv7FractionBits>(generate_into(fcinfo, realtime_ns(), unused_random, unshifted));
   // Shift in timestamptz (microseconds) so that months and days follow the
   // calendar; the nanoseconds below a microsecond are carried across.
   TimestampTz ts = now.ms * 1000 + now.sub_ms_ns / 1000 - kUnixEpochInPgMicros;
