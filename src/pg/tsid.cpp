@@ -193,10 +193,11 @@ Datum generate_tsid(PG_FUNCTION_ARGS) {
   const bool shared = state.tsid.ticks().shared();
   const TsidLayout layout = current_layout(shared);
   const std::int64_t now_ns = realtime_ns();
+  const ClockMs now = split_ns(now_ns);
   std::uint64_t value = 0;
-  const GenerateStatus status = state.tsid.next(split_ns(now_ns), layout, &value);
+  const GenerateStatus status = state.tsid.next(now, layout, &value);
   if (unlikely(status != GenerateStatus::kOk)) report_generate_failure("generate_tsid", status);
-  std::int64_t now_ms = split_ns(now_ns).ms;
+  std::int64_t now_ms = now.ms;
   const std::int64_t value_ms = tsid_unix_ms(value);
   mark_cover(value_ms, now_ms, !shared);
   // A used-up millisecond moved the value ahead of the clock: wait for the clock,
