@@ -60,6 +60,7 @@ run() {
 }
 
 mkdir -p "$RUNLOGS"
+rm -f "$RUNLOGS"/*.out "$RUNLOGS"/totals-*   # this run's alone
 bash scripts/install-deps.sh || { echo "dependency install failed"; echo "0 passed, 1 failed"; exit 1; }
 
 server_suites=""
@@ -172,6 +173,18 @@ fi
 
 echo
 for note in "${NOTES[@]}"; do echo "$note"; done
+# What failed, again at the end, where a reader of the last lines looks: each suite
+# that counted a failure, and its failed checks (at most 10 lines each).
+if [ "$FAILED" -ne 0 ]; then
+  echo "what failed:"
+  for out in "$RUNLOGS"/*.out; do
+    case "$out" in */major-*.out|*/core.out) continue ;; esac
+    line="$(tail -n 1 "$out")"
+    [[ "$line" =~ ^[0-9]+\ passed,\ 0\ failed$ ]] && continue
+    echo "  $(basename "$out" .out | tr _ ' '): $line"
+    grep -E '^ *(FAIL|not ok)|ended without' "$out" | head -n 10 | cut -c1-240 | sed 's/^ */    /'
+  done
+fi
 echo "whole run: $((SECONDS - START)) s"
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]
