@@ -62,8 +62,9 @@ export PG_CHROOT PG_CONFIG PG_BINDIR PG_SRC
 source "$(dirname "${BASH_SOURCE[0]}")/cluster.sh"
 
 # The tree as it is (tracked and untracked files, not ignored ones: no build
-# products), copied into PG_SRC; objects already there stay when their sources did
-# not change (cp keeps the times), so make rebuilds only what changed.
+# products), copied into PG_SRC, with ../shared/vendor's tarballs beside it;
+# objects already there stay when their sources did not change (cp keeps the
+# times), so make rebuilds only what changed.
 pg_copy_tree() {
   [ -n "$PG_CHROOT" ] || return 0
   local list; list="$(mktemp)"
@@ -75,6 +76,12 @@ pg_copy_tree() {
     sort -z | comm -z -23 - <(sort -z "$list") | (cd "$PG_SRC" && xargs -0 -r rm -f)
   (cd "$ROOT" && tar --null -T "$list" -cf -) | (cd "$PG_SRC" && tar -xpf -)
   rm -f "$list"
+  # ../shared/vendor beside the checkout (the C anchors' and Citus's source
+  # tarballs), beside the copy too: the tests inside look for it there.
+  if [ -d "$ROOT/../shared/vendor" ]; then
+    mkdir -p "$PG_SRC/../shared/vendor" &&
+      (flock 8; cp -pu "$ROOT/../shared/vendor"/*.tar.gz "$PG_SRC/../shared/vendor/") 8>>"$ULID_TSID_CACHE/locks/vendor-$(basename "$PG_CHROOT")"
+  fi
 }
 
 pg_build() {  # the extension for this major, warnings as errors, installed into its server
