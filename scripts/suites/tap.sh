@@ -36,6 +36,21 @@ tap_stop_leftovers() {
       echo "tap: stopped a leftover server in $(dirname "$pidfile")"
   done
 }
+# 013_pg18_uuid's files (PostgreSQL 18's own uuid regression test), fetched here,
+# as root with the host's apt (the tests run as postgres, in the chroot on most
+# majors), and handed to the test by their path as it sees it.
+tap_pg18_uuid=""
+if [ ${#tap_files[@]} -gt 0 ] && printf '%s\n' "${tap_files[@]}" | grep -q '013_pg18_uuid'; then
+  if tap_pg18_uuid="$(bash "$ROOT/scripts/pg-regress-files.sh" 18 uuid 2>"$LOGS/pg-regress-files-18.log")"; then
+    if [ -n "$PG_CHROOT" ]; then
+      rm -rf "$PG_SRC/build/pg-regress-18"; mkdir -p "$PG_SRC/build"
+      cp -r "$tap_pg18_uuid" "$PG_SRC/build/pg-regress-18" && chmod -R a+rX "$PG_SRC/build/pg-regress-18"
+      tap_pg18_uuid="$(pg_inside "$PG_SRC/build/pg-regress-18")"
+    fi
+  fi
+  check "PostgreSQL 18's uuid regression files for 013_pg18_uuid (scripts/pg-regress-files.sh; log: $LOGS/pg-regress-files-18.log)" \
+    test -n "$tap_pg18_uuid"
+fi
 # One run at a time per tree (two runs would share build/tap). Inside the chroot,
 # by their paths there (one spelling of every path for the tests and the servers
 # they start).
@@ -43,6 +58,7 @@ in_files=(); for f in "${tap_files[@]}"; do in_files+=("$(pg_inside "$f")"); don
 PGDATABASE=postgres PG_TEST_TIMEOUT_DEFAULT="${PG_TEST_TIMEOUT_DEFAULT:-120}" \
   prove_run "$tap_dir" "$tap_log" "$tap_err" tap_stop_leftovers \
     pg_as_postgres env PERL5LIB="$tap_pgxs/test/perl:$(pg_inside "$tap_lib")" PG_REGRESS="$tap_pgxs/test/regress/pg_regress" \
-      TESTDIR="$(pg_inside "$tap_dir")" timeout -k 10 "${TAP_TIMEOUT:-900}" prove --timer -v "${in_files[@]}"
+      PG18_UUID_REGRESS_DIR="$tap_pg18_uuid" \
+      TESTDIR="$(pg_inside "$tap_dir")" timeout -k 10 "${TAP_TIMEOUT:-1500}" prove --timer -v "${in_files[@]}"
 tap_rc=$?
 prove_report tap "$tap_log" "$tap_err" "$tap_dir" "$tap_rc"
