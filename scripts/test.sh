@@ -18,15 +18,16 @@
 # output is also in .cluster/logs/run/.
 #
 # Majors: 13 (bullseye), 15 (the host, bookworm), 17 (trixie), 18 (sid), 19
-# (experimental), in LANES (default 3) lanes side by side. 15 goes last in its lane, so
-# that the build left installed, the benchmark smoke run and scripts/demo.sh use it.
+# (experimental), in LANES lanes side by side (default: one a major, all at once).
+# Only 15's own suites install into the host's server, so the build they leave there
+# is the one the benchmark smoke run and scripts/demo.sh use.
 # crossversion runs once, in the sid chroot, after the majors (pg_upgrade 13 -> 18 and
 # 18 -> 19, dumps 13 <-> 18).
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 SUITES=" ${SUITES:-sql_names unit sanitizers fuzz regress upgrade concurrency portable tap clients orms orms_node citus bench package crossversion} "
-PG_MAJORS="${PG_MAJORS:-13 18 17 15 19}"   # lanes of 3: 13 15, 18 19, 17
+PG_MAJORS="${PG_MAJORS:-13 18 17 15 19}"
 LOGS="$ROOT/.cluster/logs"
 export ROOT LOGS ULID_TSID_CACHE="${ULID_TSID_CACHE:-/var/cache/ulid_tsid}"
 RUNLOGS="$LOGS/run"
@@ -126,13 +127,16 @@ run_major() {
   echo "== PostgreSQL $major: $p passed, $f failed in $((SECONDS - t)) s (output: $RUNLOGS/major-$major.out)"
 }
 
-# The majors in LANES lanes side by side (default 3: much of a suite's time is
-# servers starting, stopping and waiting, which overlaps well on 2 cores); each lane
-# runs its majors one after another, in the order PG_MAJORS gives them (15 ends its
-# lane in the default order). A major whose chroot is still being made waits for it
-# (scripts/chroot.sh's lock). Every major's output is printed when all are done.
+# The majors in LANES lanes side by side; each lane runs its majors one after
+# another, in the order PG_MAJORS gives them. The default, a lane a major, keeps both
+# cores busy to the end: with three lanes (stop 29), 15 waited for 13 and 19 for 18,
+# and the last ~400 s ran on fewer lanes than cores could serve; and 15, which needs
+# no chroot, starts while the chroots are made. A major whose chroot is still being
+# made waits for it (scripts/chroot.sh's lock). Every major's output is printed when
+# all are done.
 if [ -n "$server_suites" ]; then
-  LANES="${LANES:-3}"
+  n_majors=0; for major in $PG_MAJORS; do n_majors=$((n_majors + 1)); done
+  LANES="${LANES:-$n_majors}"
   lane_majors=()
   i=0
   for major in $PG_MAJORS; do lane_majors[$((i % LANES))]+="$major "; i=$((i + 1)); done

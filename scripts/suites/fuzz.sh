@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzz smoke: every libFuzzer target of the core (test/fuzz/fuzz_*.cpp) for
-# FUZZ_SECONDS (30 here) with ASan+UBSan; one pass or fail per target, a crash,
+# FUZZ_SECONDS (10 here) with ASan+UBSan; one pass or fail per target, a crash,
 # a sanitizer report or a failed check counts as failed; prints each target's
 # executions. A build failure counts as one failure. Longer runs by hand:
 # make fuzz-smoke FUZZ_SECONDS=600
@@ -8,7 +8,7 @@
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 cd "$ROOT"
-fuzz_secs="${FUZZ_SECONDS:-30}"
+fuzz_secs="${FUZZ_SECONDS:-10}"
 fuzz_log="$LOGS/fuzz.log"
 fuzz_pass=0; fuzz_fail=0
 if ! make -j2 fuzz-build >"$LOGS/fuzz_build.log" 2>&1; then
