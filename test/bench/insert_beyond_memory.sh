@@ -51,6 +51,9 @@
 #   CONC_SECS=10 (QUICK: 5)  CLIENTS=8  BATCH=100
 #   KEYS="..."  OUT_DIR=test/bench/results  PORT_BASE=55470 (uses +0, +1)
 #   NAME_PREFIX=bench_mem  PG_CONFIG=pg_config  VENDOR=../shared/vendor  PLOT=1
+#   PG_MAJOR=          13, 15, 17, 18 or 19: that major's Debian server (test/bench/lib.sh),
+#                      e.g. PG_MAJOR=18 for core 18's uuidv7(); the extension installed there
+#                      first (PG_MAJOR=18 bash scripts/suites/build.sh, or INSTALL=1 here)
 #   LIB_LOCK=          a lock file held (flock) while the server with this extension
 #                      runs, e.g. /tmp/ulid_tsid.pg15.lock where checkouts share the host's
 #                      15; empty by default (a caller that holds it already would wait forever)
@@ -92,8 +95,10 @@ SUMMARY="$OUT_DIR/$PREFIX.csv"
 LIMIT_BYTES=$((LIMIT_MB * 1048576))
 TARGET_BYTES="$(awk -v x="$TARGET_X" -v l="$LIMIT_BYTES" 'BEGIN { printf "%.0f", x * l }')"
 # The clusters under the private temporary directory (the postgres user may not
-# reach the checkout, and cluster_start's fallback would happen in a subshell).
-CLUSTERS="$TMP/clusters"; mkdir -p "$CLUSTERS"
+# reach the checkout, and cluster_start's fallback would happen in a subshell); with
+# PG_MAJOR, where scripts/lib/pg.sh put them, under the major's chroot.
+[ -n "${PG_CHROOT:-}" ] || { CLUSTERS="$TMP/clusters"; mkdir -p "$CLUSTERS"; }
+server_version() { pg_in "$PG_CONFIG" --version; }   # PG_CONFIG as seen where the server is
 
 key_column() {
   case "$1" in
@@ -161,6 +166,7 @@ LOCK_FD_OPEN=0
 mem_cleanup() {
   bench_cleanup
   cgroup_remove
+  [ -z "${PG_CHROOT:-}" ] || rm -rf "$ANCHOR_DIR"
 }
 trap mem_cleanup EXIT
 
@@ -181,16 +187,19 @@ mem_cluster_start() {  # NAME PORT conf...
 }
 
 # ---- the C anchors, built against this server ---------------------------------
+# (in its filesystem: a major's chroot has its compiler and headers; a path under
+# the chroot is the same file inside and out)
+if [ -n "${PG_CHROOT:-}" ]; then ANCHOR_DIR="$PG_CHROOT/var/tmp/ulid_tsid_anchors_${NAME_PREFIX}_$$"; else ANCHOR_DIR="$TMP/vendor"; fi
 ANCHOR_SQL_pg_uuidv7=""; ANCHOR_SQL_pg_ulid=""
 ANCHOR_WHY_pg_uuidv7=""; ANCHOR_WHY_pg_ulid=""
 anchor_build() {  # key tarball
   local key="$1" tarball="$2" top src dir
   src="$VENDOR/$tarball"; top="${tarball%.tar.gz}"
   if [ ! -f "$src" ]; then printf -v "ANCHOR_WHY_$key" '%s' "its source $src is not there (the C anchors come from ../shared/vendor)"; return 1; fi
-  dir="$TMP/vendor"; mkdir -p "$dir"
+  dir="$ANCHOR_DIR"; mkdir -p "$dir"
   tar -xzf "$src" -C "$dir" || { printf -v "ANCHOR_WHY_$key" '%s' "tar -xzf $src failed"; return 1; }
-  if ! make -C "$dir/$top" PG_CONFIG="${PG_CONFIG:-pg_config}" with_llvm=no >"$TMP/build-$key.log" 2>&1; then
-    printf -v "ANCHOR_WHY_$key" '%s' "it does not build against $(${PG_CONFIG:-pg_config} --version): $(grep -m1 -i error "$TMP/build-$key.log")"; return 1
+  if ! (cd "$dir/$top" && pg_in make PG_CONFIG="$PG_CONFIG" with_llvm=no) >"$TMP/build-$key.log" 2>&1; then
+    printf -v "ANCHOR_WHY_$key" '%s' "it does not build against $(server_version): $(grep -m1 -i error "$TMP/build-$key.log")"; return 1
   fi
   chmod -R a+rX "$dir"
   case "$key" in
@@ -311,7 +320,7 @@ else
   echo "memory limit: none: $CG_WHY; the run is unbounded (the index stays in the page cache)"
 fi
 echo "insert beyond memory: $STEP_ROWS rows a step, one writer (INSERT ... SELECT); then $CLIENTS writers (pgbench -c $CLIENTS -j 2, ${CONC_SECS}s single-row, ${CONC_SECS}s $BATCH-row batches)"
-echo "server: $(${PG_CONFIG:-pg_config} --version), shared_buffers=$SHARED_BUFFERS fsync=off synchronous_commit=off max_wal_size=8GB checkpoint_timeout=1h; UUIDv4 runs first and steps until its index is ${TARGET_X}x the limit, then $TAIL more"
+echo "server: $(server_version)${PG_CHROOT:+ (in the Debian chroot $PG_CHROOT)}, shared_buffers=$SHARED_BUFFERS fsync=off synchronous_commit=off max_wal_size=8GB checkpoint_timeout=1h; UUIDv4 runs first and steps until its index is ${TARGET_X}x the limit, then $TAIL more"
 
 start_cluster_for() {  # NAME PORT label -> 0 started
   local name="$1" port="$2"
@@ -357,7 +366,9 @@ if [ -n "${our_keys// /}" ]; then
     flock -n 9 || { echo "waiting for $LIB_LOCK (another checkout uses the server)"; flock 9; }
     lock_t=$SECONDS
   fi
-  if [ "$INSTALL" = 1 ]; then
+  if [ "$INSTALL" = 1 ] && [ -n "${PG_CHROOT:-}" ]; then
+    pg_build >"$TMP/install.log" 2>&1 || { echo "FAIL: the build for PostgreSQL $PG_MAJOR"; tail -5 "$TMP/install.log"; FAILED=$((FAILED + 1)); }
+  elif [ "$INSTALL" = 1 ]; then
     (cd "$ROOT" && make install) >"$TMP/install.log" 2>&1 || { echo "FAIL: make install"; tail -5 "$TMP/install.log"; FAILED=$((FAILED + 1)); }
   fi
   name="${NAME_PREFIX}_ours"
