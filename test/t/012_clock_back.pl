@@ -18,6 +18,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use File::Spec;
 use IPC::Run;
 use Time::HiRes ();
 use UlidTsid;
@@ -195,10 +196,12 @@ for my $preload (0, 1)
 	$upgraded->append_conf('postgresql.conf', "shared_preload_libraries = 'ulid_tsid'") if $preload;
 	my $bindir = `pg_config --bindir`;
 	chomp $bindir;
-	my $work = PostgreSQL::Test::Utils::tempdir;
+	my $work = File::Spec->rel2abs(PostgreSQL::Test::Utils::tempdir);
 	my ($uout, $uerr) = ('', '');
 	my $upgrade_ok = IPC::Run::run(
-		[ 'pg_upgrade', '-b', $bindir, '-B', $bindir, '-d', $node->data_dir, '-D', $upgraded->data_dir,
+		# (absolute: 17+'s test modules give relative data directories, and pg_upgrade runs in $work)
+		[ 'pg_upgrade', '-b', $bindir, '-B', $bindir, '-d', File::Spec->rel2abs($node->data_dir),
+		  '-D', File::Spec->rel2abs($upgraded->data_dir),
 		  '-p', $node->port, '-P', $upgraded->port, '-s', $work ],
 		'>', \$uout, '2>', \$uerr, init => sub { chdir $work or die "chdir $work: $!" });
 	ok($upgrade_ok, "$mode: pg_upgrade") or diag("$uout\n$uerr");
