@@ -38,6 +38,26 @@ START=$SECONDS
 
 wanted() { case "$SUITES" in *" $1 "*) return 0 ;; esac; return 1; }
 
+# The CPU time a suite took, its servers included (they leave the suite's process
+# tree, not its cgroup): a cgroup per suite run, v1's cpuacct or v2's cpu.stat, where
+# we may make one; nothing is printed where we may not.
+cpu_group_make() {  # LABEL -> the group's directory, or nothing
+  local d
+  for d in /sys/fs/cgroup/cpuacct /sys/fs/cgroup; do
+    [ -f "$d/cpuacct.usage" ] || [ -f "$d/cgroup.controllers" ] || continue
+    d="$d/ulid_tsid_run_$$_${1// /_}"
+    mkdir "$d" 2>/dev/null && { echo "$d"; return 0; }
+  done
+}
+cpu_group_end() {  # DIR -> ", CPU N s", and the group removed
+  [ -n "$1" ] || return 0
+  local us
+  if [ -f "$1/cpuacct.usage" ]; then us=$(( $(cat "$1/cpuacct.usage") / 1000 ))
+  else us="$(awk '$1 == "usage_usec" { print $2 }' "$1/cpu.stat" 2>/dev/null)"; fi
+  rmdir "$1" 2>/dev/null
+  [ -n "$us" ] && echo ", CPU $(( (us + 500000) / 1000000 )) s"
+}
+
 # run NAME [ENV=VALUE...]: one suite program; its output shown and kept; its last
 # line added up (a suite that ends without one counts as one failure).
 run() {
@@ -46,7 +66,8 @@ run() {
   for a in "$@"; do case "$a" in PG_MAJOR=*) label="$name on PG ${a#PG_MAJOR=}" ;; esac; done
   out="$RUNLOGS/${label// /_}.out"
   echo "== running $label"
-  env "$@" bash "scripts/suites/$name.sh" 2>&1 | tee "$out"
+  local cg; cg="$(cpu_group_make "$label")"
+  env "$@" bash -c '[ -z "$0" ] || echo $$ >"$0/cgroup.procs" 2>/dev/null; exec bash "$1"' "$cg" "scripts/suites/$name.sh" 2>&1 | tee "$out"
   rc=${PIPESTATUS[0]}
   line="$(tail -n 1 "$out")"
   if [[ "$line" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
@@ -55,7 +76,7 @@ run() {
   else
     p=0; f=1; echo "   $label ended without its 'N passed, N failed' line (exit $rc)"
   fi
-  echo "== $label: $p passed, $f failed ($((SECONDS - t)) s)"
+  echo "== $label: $p passed, $f failed ($((SECONDS - t)) s$(cpu_group_end "$cg"))"
   PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
   [ "$f" -eq 0 ]
 }
