@@ -51,6 +51,19 @@ if [ ${#tap_files[@]} -gt 0 ] && printf '%s\n' "${tap_files[@]}" | grep -q '013_
   check "PostgreSQL 18's uuid regression files for 013_pg18_uuid (scripts/pg-regress-files.sh; log: $LOGS/pg-regress-files-18.log)" \
     test -n "$tap_pg18_uuid"
 fi
+# 16+'s test modules copy a cluster made once (INITDB_TEMPLATE) where a test would
+# run initdb with no options of its own (as PostgreSQL's own check-world does):
+# the same files, a copy instead of some 25 initdb runs a major.
+tap_template=""
+if grep -q INITDB_TEMPLATE "$PG_CHROOT$tap_pgxs/test/perl/PostgreSQL/Test/Cluster.pm" 2>/dev/null; then
+  rm -rf "$tap_dir/initdb-template"
+  if (cd / && pg_as_postgres initdb --no-sync --pgdata "$(pg_inside "$tap_dir")/initdb-template" --auth trust) \
+       >"$LOGS/tap-$PG_MAJOR-initdb-template.log" 2>&1; then
+    tap_template="$(pg_inside "$tap_dir")/initdb-template"
+  else
+    echo "   tap: no initdb template (log: $LOGS/tap-$PG_MAJOR-initdb-template.log); every test runs initdb"
+  fi
+fi
 # One run at a time per tree (two runs would share build/tap). Inside the chroot,
 # by their paths there (one spelling of every path for the tests and the servers
 # they start).
@@ -58,7 +71,7 @@ in_files=(); for f in "${tap_files[@]}"; do in_files+=("$(pg_inside "$f")"); don
 PGDATABASE=postgres PG_TEST_TIMEOUT_DEFAULT="${PG_TEST_TIMEOUT_DEFAULT:-120}" \
   prove_run "$tap_dir" "$tap_log" "$tap_err" tap_stop_leftovers \
     pg_as_postgres env PERL5LIB="$tap_pgxs/test/perl:$(pg_inside "$tap_lib")" PG_REGRESS="$tap_pgxs/test/regress/pg_regress" \
-      PG18_UUID_REGRESS_DIR="$tap_pg18_uuid" \
+      PG18_UUID_REGRESS_DIR="$tap_pg18_uuid" ${tap_template:+INITDB_TEMPLATE="$tap_template"} \
       TESTDIR="$(pg_inside "$tap_dir")" timeout -k 10 "${TAP_TIMEOUT:-1500}" prove --timer -v "${in_files[@]}"
 tap_rc=$?
 prove_report tap "$tap_log" "$tap_err" "$tap_dir" "$tap_rc"
