@@ -187,10 +187,14 @@ make_chroot() {  # make_chroot NAME DIR
   say "$name: debootstrap --variant=minbase $SUITE (log: $log)"
   local keyring=()
   [ -f "$KEYRING" ] && keyring=(--keyring="$KEYRING")
-  # dpkg without an fsync per file (a throwaway tree, remade whole when it breaks):
-  # put there before debootstrap's own dpkg runs, it serves every install.
+  # dpkg without an fsync per file (a throwaway tree, remade whole when it breaks),
+  # and without the manuals, translations and documentation nothing here reads
+  # (the package suite's own .deb keeps its docs: it checks them on disk): put
+  # there before debootstrap's own dpkg runs, it serves every install.
   mkdir -p "$tmp/etc/dpkg/dpkg.cfg.d"
-  echo force-unsafe-io >"$tmp/etc/dpkg/dpkg.cfg.d/00ulid_tsid-unsafe-io"
+  printf '%s\n' force-unsafe-io 'path-exclude=/usr/share/man/*' 'path-exclude=/usr/share/locale/*' \
+    'path-exclude=/usr/share/doc/*' 'path-include=/usr/share/doc/postgresql-*-ulid-tsid/*' \
+    >"$tmp/etc/dpkg/dpkg.cfg.d/00ulid_tsid"
   run_step "$log" "debootstrap $SUITE" debootstrap --variant=minbase "${keyring[@]}" "$SUITE" "$tmp" "$mirror"
   say "$name: debootstrap done in $((SECONDS - start)) s"
   {
