@@ -328,8 +328,14 @@ for k in ulid tsid; do
   read -r scanned_comb scans_comb <<<"$(scanned_rows "$LOGS/citus-$PG_MAJOR-$k-max_combine-plan.log")"
   check "$k: max(id) reads at most one row on each of the $CITUS_SHARDS shards ($scanned_max rows in $scans_max scans; see $LOGS/citus-$PG_MAJOR-$k-max-plan.log)" \
     test "$scans_max" = "$CITUS_SHARDS" -a "$scanned_max" -le "$CITUS_SHARDS"
-  check "$k: 0.3.0's max (combine function) reads every row of every shard ($scanned_comb of $rows)" \
-    test "$scanned_comb" -ge $((rows * 99 / 100))   # (a parallel scan's per-loop average is rounded)
+  if grep -q 'pseudo-type cstring' "$LOGS/citus-$PG_MAJOR-$k-max_combine-plan.log"; then
+    # Citus 13.2.2 cannot EXPLAIN ANALYZE a partial aggregate (its intermediate
+    # result would be a cstring column); the plan above shows it is one.
+    echo "   ($k: Citus $citus_version cannot EXPLAIN ANALYZE 0.3.0's max: $(head -1 "$LOGS/citus-$PG_MAJOR-$k-max_combine-plan.log"))"
+  else
+    check "$k: 0.3.0's max (combine function) reads every row of every shard ($scanned_comb of $rows)" \
+      test "$scanned_comb" -ge $((rows * 99 / 100))   # (a parallel scan's per-loop average is rounded)
+  fi
   # The times, for the record only (the README's figures come from CITUS_MINMAX_ROWS=1000000).
   read -r t_max t_lim t_comb <<<"$(q 0 -F ' ' -c "SELECT median_ms('SELECT max(id) FROM $tbl', 11), median_ms('SELECT id FROM $tbl ORDER BY id DESC LIMIT 1', 11),
                                                    median_ms('SELECT max_combine(id) FROM $tbl', 3)")"
