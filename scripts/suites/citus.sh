@@ -7,7 +7,7 @@
 # Citus is not a Debian package: it is built from ../shared/vendor/ beside the
 # checkout (13.2.2 for 15, 14.0.1 for 16 to 18), once per tarball and server
 # version, in the server's filesystem (the host's 15, the major's chroot), with
-# `nice -n 10 make -j2`, and cached under $ULID_TSID_CACHE/citus/ (a later run only
+# `nice -n 10 make -j2` (CITUS_NICE), and cached under $ULID_TSID_CACHE/citus/ (a later run only
 # copies the cached files into the server). Its build packages are installed on
 # demand inside a chroot (the chroot's recipe stays as it is); the host's are in
 # scripts/install-deps.sh. Without ../shared/vendor, or on a major Citus does not
@@ -97,7 +97,7 @@ citus_make() {
   # instead of 72.6 s with the server's -O2 -g (Citus 13.2.2 on the host's 15, idle
   # cores; CI makes it from an empty cache on every run).
   (cd "$src" && pg_in sh -c "./configure PG_CONFIG=$PG_CONFIG --without-libcurl &&
-      nice -n 10 make -j2 with_llvm=no COPT='-O0 -g0' &&
+      nice -n ${CITUS_NICE:-10} make -j2 with_llvm=no COPT='-O0 -g0' &&
       make install with_llvm=no DESTDIR=$(pg_inside "$src")/stage") >"$log" 2>&1 || { tail -30 "$log"; return 1; }
   mkdir -p "$citus_cache"
   # The server's files only (not Citus's headers), kept outside the chroot, which
@@ -131,6 +131,18 @@ citus_get() {
     citus_install
   ) 8>>"$ULID_TSID_CACHE/locks/$citus_key"
 }
+# CITUS_BUILD_ONLY=1: the build into the cache and nothing else (scripts/test.sh
+# starts it beside the suites, so that the suite later finds it made; a failure
+# here shows again, counted, when the suite builds).
+if [ -n "${CITUS_BUILD_ONLY:-}" ]; then
+  (
+    flock 8
+    [ -f "$citus_cache/complete" ] && exit 0
+    citus_deps && t=$SECONDS && citus_make &&
+      echo "   Citus $citus_version for $citus_server: built ahead in $((SECONDS - t)) s (log: $LOGS/citus-build-$PG_MAJOR.log)"
+  ) 8>>"$ULID_TSID_CACHE/locks/$citus_key"
+  exit 0
+fi
 if ! citus_get; then
   check "Citus $citus_version built and installed into PostgreSQL $PG_MAJOR" false
   exit 1
