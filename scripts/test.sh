@@ -55,7 +55,7 @@ cpu_group_end() {  # DIR -> ", CPU N s", and the group removed
   if [ -f "$1/cpuacct.usage" ]; then us=$(( $(cat "$1/cpuacct.usage") / 1000 ))
   else us="$(awk '$1 == "usage_usec" { print $2 }' "$1/cpu.stat" 2>/dev/null)"; fi
   rmdir "$1" 2>/dev/null
-  [ -n "$us" ] && echo ", CPU $(( (us + 500000) / 1000000 )) s"
+  [ -n "$us" ] && [ "$us" -gt 0 ] && echo ", CPU $(( (us + 500000) / 1000000 )) s"   # 0: the suite could not join it
 }
 
 # run NAME [ENV=VALUE...]: one suite program; its output shown and kept; its last
