@@ -182,6 +182,7 @@ sub install_sql
 my @scenarios = (
 	{
 		name => 'target schema (a role with only CREATE on the database)',
+		reference => 'attacker into s',
 		setup => sub {
 			my ($db) = @_;
 			$node->safe_psql('postgres', "CREATE DATABASE $db");
@@ -194,6 +195,7 @@ my @scenarios = (
 	},
 	{
 		name => 'public (a third party who may create there; the owner installs)',
+		reference => 'dbowner into public',
 		setup => sub {
 			my ($db) = @_;
 			$node->safe_psql('postgres', "CREATE DATABASE $db OWNER dbowner");
@@ -204,6 +206,7 @@ my @scenarios = (
 	},
 	{
 		name => 'pg_temp (the installer\'s own session)',
+		reference => 'attacker into s',
 		setup => sub {
 			my ($db) = @_;
 			$node->safe_psql('postgres', "CREATE DATABASE $db");
@@ -219,6 +222,10 @@ my @scenarios = (
 	},
 );
 
+# The clean install of a path is made once per installer and schema (the first
+# and third places share one: attacker into s) and compared with each attacked
+# install of that path.
+my %clean_dump;
 my $n = 0;
 for my $sc (@scenarios)
 {
@@ -229,9 +236,14 @@ for my $sc (@scenarios)
 		my $label = "$what with hostile objects in $sc->{name}";
 		$n++;
 		my ($clean, $attacked) = ("clean_$n", "attacked_$n");
-		$sc->{setup}->($clean);
-		my ($clean_ok, $clean_out) = $sc->{install}->($clean, $path);
-		ok($clean_ok, "clean install: $what") or diag $clean_out;
+		my $ref = "$sc->{reference}: $what";
+		if (!exists $clean_dump{$ref})
+		{
+			$sc->{setup}->($clean);
+			my ($clean_ok, $clean_out) = $sc->{install}->($clean, $path);
+			ok($clean_ok, "clean install: $ref") or diag $clean_out;
+			$clean_dump{$ref} = $clean_ok ? extension_dump($clean) : '';
+		}
 		$sc->{setup}->($attacked);
 		my ($planted, $plant_out) = $sc->{plant}->($attacked);
 		ok($planted, "planted: $label") or diag $plant_out;
@@ -241,7 +253,7 @@ for my $sc (@scenarios)
 		is($node->safe_psql('postgres', $roles_sql), $roles_before, "no role gained anything: $label");
 		if ($installed)
 		{
-			is(extension_dump($attacked), extension_dump($clean), "the extension equals a clean install: $label");
+			is(extension_dump($attacked), $clean_dump{$ref}, "the extension equals a clean install: $label");
 		}
 		else
 		{
