@@ -208,6 +208,8 @@ Acquire::Languages "none";
 APT::Install-Recommends "false";
 APT::Install-Suggests "false";
 Dpkg::Use-Pty "false";
+// 18 and 19 share the sid chroot, and their suites may install side by side.
+DPkg::Lock::Timeout "900";
 EOF
   # No service starts inside the chroot (no cluster is made by the packages either).
   printf '#!/bin/sh\nexit 101\n' >"$tmp/usr/sbin/policy-rc.d"; chmod 755 "$tmp/usr/sbin/policy-rc.d"

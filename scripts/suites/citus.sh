@@ -61,8 +61,8 @@ citus_deps() {
   # One apt at a time per chroot (the chroot itself is held shared by lib/pg.sh).
   (
     flock 9
-    pg_in env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}" </dev/null ||
-      { pg_in apt-get update </dev/null && pg_in env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}" </dev/null; }
+    pg_in env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y "${missing[@]}" </dev/null ||
+      { pg_in apt-get update </dev/null && pg_in env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y "${missing[@]}" </dev/null; }
   ) 9>>"$ULID_TSID_CACHE/locks/citus-apt-$(basename "$PG_CHROOT")" >>"$LOGS/citus-deps-$PG_MAJOR.log" 2>&1 ||
     { tail -5 "$LOGS/citus-deps-$PG_MAJOR.log"; return 1; }
 }

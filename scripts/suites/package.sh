@@ -146,7 +146,7 @@ if [ -f "$pkg_deb" ]; then
     for f in README.md.gz changelog.Debian.gz copyright; do echo "/usr/share/doc/$pkg_name/$f"; done
   } | sort -u >"$pkg_out/expected-files"
 
-  DEBIAN_FRONTEND=noninteractive PG_PASS_ENV=DEBIAN_FRONTEND pg_in apt-get install -y --no-install-recommends "$pkg_deb" >"$pkg_out/apt-install.log" 2>&1
+  DEBIAN_FRONTEND=noninteractive PG_PASS_ENV=DEBIAN_FRONTEND pg_in apt-get -o DPkg::Lock::Timeout=900 install -y --no-install-recommends "$pkg_deb" >"$pkg_out/apt-install.log" 2>&1
   pkg_check "apt-get install ./${pkg_deb##*/} (log: $pkg_out/apt-install.log)" \
     test "$(pg_in dpkg-query -W -f='${Status} ${Version}' "$pkg_name" 2>/dev/null)" = "install ok installed $(dpkg-deb -f "$pkg_deb" Version)"
   pg_in dpkg -L "$pkg_name" 2>/dev/null | while read -r f; do [ -d "$PG_CHROOT$f" ] || echo "$f"; done | sort >"$pkg_out/installed-files"
@@ -182,7 +182,7 @@ if [ -f "$pkg_deb" ]; then
     pkg_fail=$((pkg_fail + 1)); echo "   FAIL the upgrade suite on the installed package (log: $pkg_out/upgrade.log)"
   fi
 
-  DEBIAN_FRONTEND=noninteractive PG_PASS_ENV=DEBIAN_FRONTEND pg_in apt-get remove -y "$pkg_name" >"$pkg_out/apt-remove.log" 2>&1
+  DEBIAN_FRONTEND=noninteractive PG_PASS_ENV=DEBIAN_FRONTEND pg_in apt-get -o DPkg::Lock::Timeout=900 remove -y "$pkg_name" >"$pkg_out/apt-remove.log" 2>&1
   pkg_check "apt-get remove $pkg_name (log: $pkg_out/apt-remove.log)" \
     test -z "$(pg_in dpkg-query -W -f='${Status}' "$pkg_name" 2>/dev/null | grep ' installed$')"
   pkg_check "apt-get remove leaves none of the package's $(wc -l <"$pkg_out/installed-files") files behind" \
