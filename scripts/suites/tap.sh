@@ -53,16 +53,28 @@ if [ ${#tap_files[@]} -gt 0 ] && printf '%s\n' "${tap_files[@]}" | grep -q '013_
 fi
 # 16+'s test modules copy a cluster made once (INITDB_TEMPLATE) where a test would
 # run initdb with no options of its own (as PostgreSQL's own check-world does):
-# the same files, a copy instead of some 25 initdb runs a major.
-tap_template=""
-if grep -q INITDB_TEMPLATE "$PG_CHROOT$tap_pgxs/test/perl/PostgreSQL/Test/Cluster.pm" 2>/dev/null; then
-  rm -rf "$tap_dir/initdb-template"
-  if (cd / && pg_as_postgres initdb --no-sync --pgdata "$(pg_inside "$tap_dir")/initdb-template" --auth trust) \
-       >"$LOGS/tap-$PG_MAJOR-initdb-template.log" 2>&1; then
-    tap_template="$(pg_inside "$tap_dir")/initdb-template"
-  else
-    echo "   tap: no initdb template (log: $LOGS/tap-$PG_MAJOR-initdb-template.log); every test runs initdb"
+# the same files, a copy instead of some 25 initdb runs a major. 13's and 15's
+# modules always run initdb, with exactly "-D DIR -A trust -N" where a test gives no
+# options: there an initdb of our own, first on the tests' PATH, makes that copy
+# (16+'s very command, cp -RPp) and runs the real initdb for anything else.
+tap_template="" tap_path=""
+rm -rf "$tap_dir/initdb-template" "$tap_dir/initdb-copy"
+if (cd / && pg_as_postgres initdb --no-sync --pgdata "$(pg_inside "$tap_dir")/initdb-template" --auth trust) \
+     >"$LOGS/tap-$PG_MAJOR-initdb-template.log" 2>&1; then
+  tap_template="$(pg_inside "$tap_dir")/initdb-template"
+  if ! grep -q INITDB_TEMPLATE "$PG_CHROOT$tap_pgxs/test/perl/PostgreSQL/Test/Cluster.pm" 2>/dev/null; then
+    mkdir -p "$tap_dir/initdb-copy"
+    cat >"$tap_dir/initdb-copy/initdb" <<EOF_INITDB
+#!/bin/sh
+[ "\$#" = 5 ] && [ "\$1" = -D ] && [ "\$3" = -A ] && [ "\$4" = trust ] && [ "\$5" = -N ] &&
+  exec cp -RPp "$tap_template" "\$2"
+exec "$PG_BINDIR/initdb" "\$@"
+EOF_INITDB
+    chmod 755 "$tap_dir/initdb-copy/initdb"
+    tap_path="$(pg_inside "$tap_dir")/initdb-copy:$PG_BINDIR:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
   fi
+else
+  echo "   tap: no initdb template (log: $LOGS/tap-$PG_MAJOR-initdb-template.log); every test runs initdb"
 fi
 # One run at a time per tree (two runs would share build/tap). Inside the chroot,
 # by their paths there (one spelling of every path for the tests and the servers
@@ -70,7 +82,7 @@ fi
 in_files=(); for f in "${tap_files[@]}"; do in_files+=("$(pg_inside "$f")"); done
 PGDATABASE=postgres PG_TEST_TIMEOUT_DEFAULT="${PG_TEST_TIMEOUT_DEFAULT:-120}" \
   prove_run "$tap_dir" "$tap_log" "$tap_err" tap_stop_leftovers \
-    pg_as_postgres env PERL5LIB="$tap_pgxs/test/perl:$(pg_inside "$tap_lib")" PG_REGRESS="$tap_pgxs/test/regress/pg_regress" \
+    pg_as_postgres env ${tap_path:+PATH="$tap_path"} PERL5LIB="$tap_pgxs/test/perl:$(pg_inside "$tap_lib")" PG_REGRESS="$tap_pgxs/test/regress/pg_regress" \
       PG18_UUID_REGRESS_DIR="$tap_pg18_uuid" ${tap_template:+INITDB_TEMPLATE="$tap_template"} \
       TESTDIR="$(pg_inside "$tap_dir")" timeout -k 10 "${TAP_TIMEOUT:-1500}" prove --timer -v "${in_files[@]}"
 tap_rc=$?
