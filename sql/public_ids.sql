@@ -67,12 +67,13 @@ SELECT public_id(42::bigint, 'user', :key) AS kat_64,
 SELECT public_id_to_bigint('user_8b3f49pk6fvhk', 'user', :key) AS back_64,
        public_id_to_uuid('user_7eyr5gpkddwa2gwjxsdwdtwjt3', 'user', :key) AS back_128;
 
--- A million random values round-trip, 64 and 128 bits.
+-- 200,000 random values round-trip in 64 bits, 100,000 in 128 (the core's unit tests
+-- take a million and 200,000, test/unit/public_id_test.cpp).
 CREATE TEMP TABLE pid AS
   SELECT n, (random() * 9.2e18)::bigint * (CASE WHEN n % 2 = 0 THEN -1 ELSE 1 END) AS v, gen_random_uuid() AS u
-  FROM generate_series(1, 1000000) n;
+  FROM generate_series(1, 200000) n;
 SELECT count(*) FILTER (WHERE public_id_to_bigint(public_id(v, 'user', :key), 'user', :key) <> v) AS bad_64,
-       count(*) FILTER (WHERE n <= 200000
+       count(*) FILTER (WHERE n <= 100000
                           AND public_id_to_uuid(public_id(u, 'user', :key), 'user', :key) <> u) AS bad_128
 FROM pid;
 DROP TABLE pid;
