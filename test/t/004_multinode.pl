@@ -15,7 +15,7 @@ use UlidTsid;
 my $bulk_rows  = 20000;    # per bulk session
 my $bulk_sess  = 2;        # bulk sessions per node
 my $churn_cli  = 3;        # pgbench -C clients per node
-my $churn_tx   = 300;      # transactions (= connections) per pgbench client
+my $churn_tx   = 100;      # transactions (= connections) per pgbench client: 900 backends in all
 my $churn_rows = 5;        # rows per transaction
 
 my @nodes;

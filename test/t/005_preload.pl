@@ -13,7 +13,8 @@ use IPC::Run;
 use UlidTsid;
 
 my $backends   = 8;
-my $per_client = 50000;
+my $per_client = 50000;    # rows per backend in the burst
+my $pgbench_tx = 10000;    # single-row transactions per pgbench client: 80,000 rows, ~300 leaf pages
 
 my $node = new_node('preload', preload => 1, extensions => ['pgstattuple'], conf => qq{
 max_connections = 30
@@ -124,7 +125,7 @@ close $fh;
 my $pgbench_out;
 my $ok = IPC::Run::run(
 	[
-		'pgbench', '-n', '-c', 8, '-j', 2, '-t', $per_client, '-f', $script,
+		'pgbench', '-n', '-c', 8, '-j', 2, '-t', $pgbench_tx, '-f', $script,
 		'-h', $node->host, '-p', $node->port, 'postgres'
 	],
 	'>', \$pgbench_out, '2>&1');
@@ -132,7 +133,7 @@ ok($ok, 'pgbench -c 8 -j 2 ran') or diag($pgbench_out);
 my ($tps) = $pgbench_out =~ /tps = ([0-9.]+)/;
 note ">> pgbench: " . ($tps // '?') . " tps";
 is($node->safe_psql('postgres', 'SELECT count(*), count(DISTINCT v) FROM dense'),
-	8 * $per_client . '|8', "8 clients x $per_client rows in one table");
+	8 * $pgbench_tx . '|8', "8 clients x $pgbench_tx rows in one table");
 my $density = $node->safe_psql('postgres',
 	q{SELECT avg_leaf_density, leaf_pages, leaf_fragmentation FROM pgstatindex('dense_pkey')});
 note ">> dense_pkey: avg_leaf_density|leaf_pages|leaf_fragmentation = $density";
