@@ -35,6 +35,10 @@ PASSED=0
 FAILED=0
 NOTES=()
 START=$SECONDS
+# The machine's busy CPU time (all processes, /proc/stat), to say at the end how
+# much of its cores the run kept busy.
+busy_cpu_s() { awk '$1 == "cpu" { print int(($2 + $3 + $4 + $7 + $8 + $9) / 100) }' /proc/stat 2>/dev/null; }
+BUSY_START="$(busy_cpu_s)"
 
 wanted() { case "$SUITES" in *" $1 "*) return 0 ;; esac; return 1; }
 
@@ -82,7 +86,7 @@ run() {
 }
 
 mkdir -p "$RUNLOGS"
-rm -f "$RUNLOGS"/*.out "$RUNLOGS"/totals-*   # this run's alone
+rm -f "$RUNLOGS"/*.out "$RUNLOGS"/totals-* "$LOGS"/citus-ahead-*.log   # this run's alone
 bash scripts/install-deps.sh || { echo "dependency install failed"; echo "0 passed, 1 failed"; exit 1; }
 
 server_suites=""
@@ -97,7 +101,12 @@ citus_ahead() {
   wanted citus || return 0
   case " $PG_MAJORS " in *" $1 "*) ;; *) return 0 ;; esac
   case "$1" in 15|17|18) ;; *) return 0 ;; esac
-  PG_LOCKED="$1" PG_MAJOR="$1" CITUS_BUILD_ONLY=1 CITUS_NICE=0 bash scripts/suites/citus.sh >"$LOGS/citus-ahead-$1.log" 2>&1
+  local t=$SECONDS cg rc; cg="$(cpu_group_make "citus ahead $1")"
+  PG_LOCKED="$1" PG_MAJOR="$1" CITUS_BUILD_ONLY=1 CITUS_NICE=0 \
+    bash -c '[ -z "$0" ] || echo $$ >"$0/cgroup.procs" 2>/dev/null; exec bash scripts/suites/citus.sh' "$cg" >"$LOGS/citus-ahead-$1.log" 2>&1
+  rc=$?
+  echo "citus ahead on $1: exit $rc after $((SECONDS - t)) s$(cpu_group_end "$cg")" >>"$LOGS/citus-ahead-$1.log"
+  return $rc
 }
 citus_ahead 15 &
 CITUS_AHEAD_15=$!
@@ -114,8 +123,10 @@ if [ -n "$server_suites" ]; then
     c="$(bash scripts/chroot.sh --list | awk -v m="$m" '$1 == m { print $2 }')"
     case "$seen" in *" $c "*) continue ;; esac
     seen="$seen$c "
-    ( t=$SECONDS; bash scripts/chroot.sh "$m" >/dev/null 2>"$LOGS/chroot-$c.log"; rc=$?
-      echo "chroot $c: exit $rc after $((SECONDS - t)) s" >>"$LOGS/chroot-$c.log"
+    ( t=$SECONDS; cg="$(cpu_group_make "chroot $c")"
+      bash -c '[ -z "$0" ] || echo $$ >"$0/cgroup.procs" 2>/dev/null; exec bash scripts/chroot.sh "$1"' "$cg" "$m" \
+        >/dev/null 2>"$LOGS/chroot-$c.log"; rc=$?
+      echo "chroot $c: exit $rc after $((SECONDS - t)) s$(cpu_group_end "$cg")" >>"$LOGS/chroot-$c.log"
       [ "$rc" -eq 0 ] && for cm in $(bash scripts/chroot.sh --list | awk -v c="$c" '$2 == c { print $1 }'); do citus_ahead "$cm"; done
       exit $rc ) &
     CHROOT_JOB[$c]=$!
@@ -189,6 +200,7 @@ for c in "${!CHROOT_JOB[@]}"; do
   else echo "== chroot $c could not be made:"; tail -n 8 "$LOGS/chroot-$c.log"; fi
 done
 wait "$CITUS_AHEAD_15"
+for f in "$LOGS"/citus-ahead-*.log; do [ -f "$f" ] && echo "== $(tail -n 1 "$f")"; done
 wait "$CORE_JOB"
 cat "$RUNLOGS/core.out"
 read -r p f <"$RUNLOGS/totals-core" || { p=0; f=1; }
@@ -227,6 +239,7 @@ if [ "$FAILED" -ne 0 ]; then
     grep -E '^ *(FAIL|not ok)|ended without' "$out" | head -n 10 | cut -c1-240 | sed 's/^ */    /'
   done
 fi
-echo "whole run: $((SECONDS - START)) s"
+busy_end="$(busy_cpu_s)"
+echo "whole run: $((SECONDS - START)) s${busy_end:+, the machine busy for $((busy_end - BUSY_START)) CPU-s of $(( (SECONDS - START) * $(nproc) )) ($(nproc) cores)}"
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]
