@@ -49,6 +49,10 @@
 #                      control run of some keys with the steps an earlier run's UUIDv4 took)
 #   MAX_STEPS=80       UUIDv4 stops there even short of TARGET_X (the verdict says so)
 #   CONC_SECS=10 (QUICK: 5)  CLIENTS=8  BATCH=100
+#   CONC_LIMIT_MB=     the limit while the eight writers run (default LIMIT_MB + 12 MB a
+#                      writer: each writer's backend holds its own memory, ~11 MB resident
+#                      on 18, which the limit also counts; without it 18's eight writers at
+#                      48 MB thrashed and made 12 rows in 10 s)
 #   KEYS="..."  OUT_DIR=test/bench/results  PORT_BASE=55470 (uses +0, +1)
 #   NAME_PREFIX=bench_mem  PG_CONFIG=pg_config  VENDOR=../shared/vendor  PLOT=1
 #   PG_MAJOR=          13, 15, 17, 18 or 19: that major's Debian server (test/bench/lib.sh),
@@ -93,6 +97,7 @@ mkdir -p "$OUT_DIR"
 STEPS_CSV="$OUT_DIR/${PREFIX}_steps.csv"
 SUMMARY="$OUT_DIR/$PREFIX.csv"
 LIMIT_BYTES=$((LIMIT_MB * 1048576))
+CONC_LIMIT_MB="${CONC_LIMIT_MB:-$((LIMIT_MB + 12 * CLIENTS))}"
 TARGET_BYTES="$(awk -v x="$TARGET_X" -v l="$LIMIT_BYTES" 'BEGIN { printf "%.0f", x * l }')"
 # The clusters under the private temporary directory (the postgres user may not
 # reach the checkout, and cluster_start's fallback would happen in a subshell); with
@@ -153,6 +158,11 @@ cgroup_remove() {
   local i
   for i in 1 2 3 4 5 6 7 8 9 10; do rmdir "$CG" 2>/dev/null && return 0; sleep 0.5; done
   echo "warning: could not remove $CG (tasks: $(tr '\n' ' ' <"$CG/cgroup.procs" 2>/dev/null))" >&2
+}
+cgroup_limit() {   # cgroup_limit MB: the group's limit from now on
+  [ -n "$CG" ] || return 0
+  if [ -f "$CG/memory.max" ]; then echo $(($1 * 1048576)) >"$CG/memory.max"
+  else echo $(($1 * 1048576)) >"$CG/memory.limit_in_bytes"; fi
 }
 cgroup_usage() {   # bytes the group holds now (page cache included)
   if [ -f "$CG/memory.current" ]; then cat "$CG/memory.current"
@@ -284,6 +294,7 @@ run_key() {  # key
   WAL_SUM[$key]=$((w1 - wstart)); WAL_ROWS[$key]=$total
   # Eight writers on the large index: single-row, then batched inserts.
   local phase batch out tx rows
+  cgroup_limit "$CONC_LIMIT_MB" || echo "warning: the limit stays $LIMIT_MB MB for the writers"
   for phase in 8w_single 8w_batch; do
     batch=1; [ "$phase" = 8w_batch ] && batch=$BATCH
     read -r w0 p0 i0 o0 <<<"$(snapshot)"
@@ -304,6 +315,7 @@ run_key() {  # key
     if [ "$phase" = 8w_single ]; then C1[$key]="$(awk -v r="$rows" -v s="$secs" 'BEGIN { printf "%.0f", r / s }')"
     else C8[$key]="$(awk -v r="$rows" -v s="$secs" 'BEGIN { printf "%.0f", r / s }')"; fi
   done
+  cgroup_limit "$LIMIT_MB" || { echo "FAIL: $key: the limit could not go back to $LIMIT_MB MB"; return 1; }
   PK_END[$key]=$p1
   DENS[$key]="$(q -c "SELECT round(avg_leaf_density::numeric, 1) FROM pgstatindex('bench_rows_pkey')" 2>/dev/null)"
   SEEN[$key]=1
@@ -447,7 +459,7 @@ echo "CSV: $SUMMARY, per step: $STEPS_CSV ($SECONDS s)"
   echo "- memory limit: $LIMIT_MB MB ($CG_KIND) on the server and all its children, page cache included${peak:+; peak usage $(awk -v b="$peak" 'BEGIN { printf "%.1f", b / 1048576 }') MB}"
   echo "- server: shared_buffers=$SHARED_BUFFERS, fsync=off, synchronous_commit=off, max_wal_size=8GB, checkpoint_timeout=1h, full_page_writes=on; autovacuum off on the table; each table starts after a CHECKPOINT"
   echo "- one writer: $STEP_ROWS rows a step (one INSERT ... SELECT FROM generate_series, ~100-byte rows), ${UUIDV4_STEPS:-$STEPS} steps per key; UUIDv4 ran first until its index was ${TARGET_X}x the limit (step ${UUIDV4_CROSS:-?}), then $TAIL more; it passed the limit itself at ${UUIDV4_LIMIT_ROWS:-?} rows"
-  echo "- then $CLIENTS writers (pgbench -c $CLIENTS -j 2) for ${CONC_SECS}s of single-row inserts and ${CONC_SECS}s of $BATCH-row inserts, on the index at its largest"
+  echo "- then $CLIENTS writers (pgbench -c $CLIENTS -j 2) for ${CONC_SECS}s of single-row inserts and ${CONC_SECS}s of $BATCH-row inserts, on the index at its largest, with the limit at $CONC_LIMIT_MB MB (12 MB more a writer, for its backend's own memory)"
   echo "- rows_s_1w_window: one writer over the steps where UUIDv4's index was >= ${TARGET_X}x the limit; idx_blks_read from pg_statio_user_indexes (the server's reads of index blocks: shared_buffers misses, which past the limit come from the disk); density from pgstattuple"
   echo "- keys: ours (this extension, no preload): ulid = generate_ulid(), ulid_monotonic = generate_ulid_monotonic(), generate_uuidv7, tsid = tsid DEFAULT generate_tsid(), bigint_tsid = bigint DEFAULT generate_tsid(); anchors: pg_uuidv7 = uuid_generate_v7() (fboulnois/pg_uuidv7 1.6.0, C), pg_ulid = gen_ulid() (andrielfn/pg-ulid b5fee2a, C), core_uuidv7 = PostgreSQL 18's uuidv7(); seed: plpgsql_tsid (test/bench/plpgsql_tsid.sql); references: bigserial, uuidv4 = gen_random_uuid()"
   echo
