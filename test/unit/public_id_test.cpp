@@ -15,6 +15,7 @@
 
 #include "public_id.hpp"
 #include "public_id_vectors.hpp"
+#include "iterations.hpp"
 
 namespace {
 
@@ -125,7 +126,7 @@ TEST(PublicIdDerive, DeterministicAndNullEmptyDomain) {
 TEST(PublicIdRoundTrip, AMillionRandom64) {
   const PublicIdKey key = TestKey();
   std::mt19937_64 rng(1);
-  for (int i = 0; i < 1000000; ++i) {
+  for (int i = 0; i < Iterations(1000000); ++i) {
     const std::uint64_t v = i < 1000 ? static_cast<std::uint64_t>(i) : rng();
     const std::uint64_t e = public_id_encode_64(key, v);
     ASSERT_EQ(public_id_decode_64(key, e), v) << v;
@@ -136,7 +137,7 @@ TEST(PublicIdRoundTrip, AMillionRandom64) {
 TEST(PublicIdRoundTrip, TwoHundredThousandRandom128) {
   const PublicIdKey key = TestKey("order");
   std::mt19937_64 rng(2);
-  for (int i = 0; i < 200000; ++i) {
+  for (int i = 0; i < Iterations(200000); ++i) {
     std::uint8_t in[16], out[16], back[16];
     for (auto& x : in) x = static_cast<std::uint8_t>(rng());
     public_id_encode_128(key, in, out);
@@ -163,7 +164,7 @@ TEST(PublicIdBijection, DistinctOutputs64) {
   }
   std::mt19937_64 rng(3);
   std::vector<std::uint64_t> ins;
-  for (int i = 0; i < 500000; ++i) ins.push_back(rng() | (std::uint64_t{1} << 40));  // disjoint too
+  for (int i = 0; i < Iterations(500000); ++i) ins.push_back(rng() | (std::uint64_t{1} << 40));  // disjoint too
   std::sort(ins.begin(), ins.end());
   ins.erase(std::unique(ins.begin(), ins.end()), ins.end());
   for (auto v : ins) outs.push_back(public_id_encode_64(key, v));

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "random_pool.hpp"
+#include "iterations.hpp"
 
 namespace {
 
@@ -83,7 +84,7 @@ TEST(RandomPool, TenByteDrawsAreNonZeroAndDistinct) {
   RandomPool a;
   const int pid = static_cast<int>(getpid());
   std::set<std::string> seen;
-  for (int i = 0; i < 100000; ++i) {
+  for (int i = 0; i < Iterations(100000); ++i) {
     const std::string s = Fill(a, pid, 10);
     ASSERT_NE(s, std::string(10, '\0')) << "draw " << i;
     ASSERT_TRUE(seen.insert(s).second) << "repeated draw " << i;

@@ -13,6 +13,7 @@
 #include "reference_codec.hpp"
 #include "typeid.hpp"
 #include "typeid_spec_cases.hpp"
+#include "iterations.hpp"
 
 namespace {
 
@@ -439,7 +440,7 @@ TEST(Typeid64, Boundaries) {
 
 TEST(TypeidRoundTrip, Random128WithRandomPrefixes) {
   std::mt19937_64 rng(20240410);
-  for (int i = 0; i < 100000; ++i) {
+  for (int i = 0; i < Iterations(100000); ++i) {
     std::uint8_t b[16];
     for (auto& x : b) x = static_cast<std::uint8_t>(rng());
     if (i % 7 == 0) std::memset(b, i % 14 == 0 ? 0 : 0xFF, 16);
@@ -462,7 +463,7 @@ TEST(TypeidRoundTrip, Random128WithRandomPrefixes) {
 
 TEST(TypeidRoundTrip, Random64WithRandomPrefixes) {
   std::mt19937_64 rng(77);
-  for (int i = 0; i < 100000; ++i) {
+  for (int i = 0; i < Iterations(100000); ++i) {
     std::uint64_t v = rng();
     if (i % 5 == 0) v >>= rng() % 64;
     const std::string prefix = RandomPrefix(rng);

@@ -3,7 +3,7 @@
 # so that nothing of PGXS (CXXFLAGS, OBJS, ...) is touched. Outputs only under build/.
 #
 #   make unit            g++ -O2, build/unit/ulid_tsid_unit, runs it
-#   make unit-sanitize   clang++ ASan+UBSan, build/asan/ulid_tsid_unit, runs it
+#   make unit-sanitize   clang++ ASan+UBSan, build/asan/ulid_tsid_unit, runs it (round trips / UNIT_SAN_DIVISOR)
 #   make unit UNIT_ARGS=--gtest_filter='Crockford*'
 #
 # New src/core/*.cpp and test/unit/*.cpp files are picked up by the wildcards.
@@ -11,6 +11,8 @@
 UNIT_CXX      ?= g++
 UNIT_SAN_CXX  ?= clang++
 UNIT_ARGS     ?=
+# The sanitizer run's randomized round trips at a tenth of their loops (test/unit/iterations.hpp).
+UNIT_SAN_DIVISOR ?= 10
 UNIT_CORE_SRCS = $(sort $(wildcard src/core/*.cpp))
 UNIT_TEST_SRCS = $(sort $(wildcard test/unit/*.cpp))
 UNIT_HEADERS   = $(wildcard src/core/*.hpp test/unit/*.hpp)
@@ -35,7 +37,7 @@ unit: $(UNIT_BIN)
 unit-sanitize-build: $(UNIT_SAN_BIN)
 unit-sanitize: $(UNIT_SAN_BIN)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  ./$(UNIT_SAN_BIN) $(UNIT_ARGS)
+	  ULID_TSID_UNIT_DIVISOR=$(UNIT_SAN_DIVISOR) ./$(UNIT_SAN_BIN) $(UNIT_ARGS)
 
 build/unit/obj/%.o: %.cpp $(UNIT_HEADERS)
 	@mkdir -p $(dir $@)
