@@ -19,6 +19,9 @@ PACKAGES=(
 # node and npm for the node-postgres client test: Debian's, unless the machine
 # already has both (NodeSource's nodejs bundles npm and conflicts with Debian's).
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then PACKAGES+=(nodejs npm); fi
+# --chroot-tools: only what scripts/chroot.sh needs, so that scripts/test.sh can
+# start making the chroots while the rest installs.
+[ "${1:-}" = --chroot-tools ] && PACKAGES=(debootstrap debian-archive-keyring gpgv ca-certificates util-linux)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

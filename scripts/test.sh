@@ -87,7 +87,9 @@ run() {
 
 mkdir -p "$RUNLOGS"
 rm -f "$RUNLOGS"/*.out "$RUNLOGS"/totals-* "$LOGS"/citus-ahead-*.log   # this run's alone
-bash scripts/install-deps.sh || { echo "dependency install failed"; echo "0 passed, 1 failed"; exit 1; }
+# What the chroots need first: they are made while the rest installs (on a fresh
+# machine the host's packages take minutes, mostly on one core).
+bash scripts/install-deps.sh --chroot-tools || { echo "dependency install failed"; echo "0 passed, 1 failed"; exit 1; }
 
 server_suites=""
 for s in regress upgrade concurrency portable tap clients orms orms_node citus bench package crossversion; do wanted "$s" && server_suites=1; done
@@ -108,8 +110,6 @@ citus_ahead() {
   echo "citus ahead on $1: exit $rc after $((SECONDS - t)) s$(cpu_group_end "$cg")" >>"$LOGS/citus-ahead-$1.log"
   return $rc
 }
-citus_ahead 15 &
-CITUS_AHEAD_15=$!
 
 # The chroots, made in the background from the start (their making is mostly
 # download and unpacking). 18 and 19 share one.
@@ -132,6 +132,10 @@ if [ -n "$server_suites" ]; then
     CHROOT_JOB[$c]=$!
   done
 fi
+
+bash scripts/install-deps.sh || { echo "dependency install failed"; echo "0 passed, 1 failed"; exit 1; }
+citus_ahead 15 &
+CITUS_AHEAD_15=$!
 
 # The pure core, once, no server involved: in the background beside the majors'
 # lanes (fuzzing is CPU-bound, the server suites mostly wait), printed at the end.
