@@ -21,7 +21,7 @@ PACKAGES=(
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then PACKAGES+=(nodejs npm); fi
 # --chroot-tools: only what scripts/chroot.sh needs, so that scripts/test.sh can
 # start making the chroots while the rest installs.
-[ "${1:-}" = --chroot-tools ] && PACKAGES=(debootstrap debian-archive-keyring gpgv ca-certificates util-linux)
+[ "${1:-}" = --chroot-tools ] && PACKAGES=(debootstrap debian-archive-keyring gpgv ca-certificates util-linux xz-utils gzip bzip2)
 
 missing=()
 for p in "${PACKAGES[@]}"; do
