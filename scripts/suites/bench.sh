@@ -102,12 +102,12 @@ bench_check "migrate_uuidv4.sh exit status (see $LOGS/bench-migrate.log)" test $
 bench_check "migrate_uuidv4.csv has v4, v7 and ulid rows with rates and sizes" awk -F, \
   'NR > 1 && $6 > 0 && $10 > $9 && $13 > 0 { n[$1] = 1 } END { exit !(("v4" in n) && ("v7" in n) && ("ulid" in n)) }' "$bench_out/migrate_uuidv4.csv"
 # Inserts beyond memory (test/bench/insert_beyond_memory.sh), a smoke of seconds: a
-# tiny limit crossing (UUIDv4 steps until its index is a tenth of the limit), one
+# tiny limit crossing (UUIDv4 steps until its index is a twentieth of the limit), one
 # second per eight-writer phase, every key; it checks that the run goes end to end
 # and writes well-formed output, never its timings. LIB_LOCK is empty: the caller
 # holds the host's lock for the whole suite.
 bench_mem_keys="uuidv4 bigserial plpgsql_tsid core_uuidv7 pg_uuidv7 pg_ulid ulid ulid_monotonic generate_uuidv7 tsid bigint_tsid"
-OUT_DIR="$bench_out" LIMIT_MB=64 SHARED_BUFFERS=16MB STEP_ROWS=20000 TARGET_X=0.1 TAIL=1 MAX_STEPS=12 CONC_SECS=1 \
+OUT_DIR="$bench_out" LIMIT_MB=64 SHARED_BUFFERS=16MB STEP_ROWS=20000 TARGET_X=0.05 TAIL=1 MAX_STEPS=8 CONC_SECS=1 \
   KEYS="$bench_mem_keys" LIB_LOCK= PORT_BASE=55466 NAME_PREFIX=smoke_mem \
   timeout 300 bash test/bench/insert_beyond_memory.sh >"$LOGS/bench-memory.log" 2>&1
 bench_check "insert_beyond_memory.sh exit status (see $LOGS/bench-memory.log)" test $? -eq 0

@@ -1,4 +1,4 @@
-// The loop count of a randomized round-trip test: n, or n divided by
+// The loop count of a randomized round-trip or many-thread test: n, or n divided by
 // ULID_TSID_UNIT_DIVISOR. The sanitizer run (make unit-sanitize) sets 10: the same
 // code paths under AddressSanitizer and UndefinedBehaviorSanitizer, a tenth of the
 // iterations (at full count these loops took about 45 of its 68 seconds on shared
