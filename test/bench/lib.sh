@@ -55,7 +55,13 @@ machine_markdown() {
   local model pgv
   model="$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: *//')"
   # The server of $PG_CONFIG (what scripts/cluster.sh runs), not whatever pg_config is on the PATH.
-  pgv="$(psql -XAtq -c "SELECT 'PostgreSQL ' || current_setting('server_version')" 2>/dev/null || "${PG_CONFIG:-pg_config}" --version)"
+  # With the cluster stopped, the pg_config of the server's filesystem (a chroot's
+  # through pg_in): the host's would name another server, or none.
+  pgv="$(psql -XAtq -c "SELECT 'PostgreSQL ' || current_setting('server_version')" 2>/dev/null)" || pgv=""
+  if [ -z "$pgv" ]; then
+    if declare -F pg_in >/dev/null; then pgv="$(pg_in "${PG_CONFIG:-pg_config}" --version 2>/dev/null)"
+    else pgv="$("${PG_CONFIG:-pg_config}" --version 2>/dev/null)"; fi
+  fi
   echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "- machine: $(nproc) CPUs, ${model:-unknown CPU}, $(awk '/MemTotal/ {printf "%.0f GB RAM", $2/1048576}' /proc/meminfo)"
   echo "- PostgreSQL: $pgv (server binaries: ${PG_CHROOT:+the Debian chroot $PG_CHROOT, }${PG_BINDIR:-${PGBIN:-$("${PG_CONFIG:-pg_config}" --bindir)}})"
