@@ -137,4 +137,20 @@ bench_check "insert_beyond_memory.md has a table" grep -q '^| key' "$bench_out/i
 bench_check "insert_beyond_memory: its memory group removed" \
   bash -c '! ls -d /sys/fs/cgroup/memory/ulid_tsid_smoke_mem_* /sys/fs/cgroup/ulid_tsid_smoke_mem_* 2>/dev/null | grep -q .'
 
+# Generation cost against 0.3.0 (test/bench/generation_compare.sh), a smoke: both
+# builds side by side, one round of 20,000 calls, no preload, no instruction counts;
+# it checks that the run goes end to end (0.3.0 built from git, installed beside
+# today's and removed again) and writes its table, never its timings.
+gc_out="$bench_out/generation_compare"
+PG15_LOCK_HELD=1 N=20000 REPS=1 MODES=plain INSTR=0 OUT_DIR="$gc_out" PORT_BASE=55480 \
+  timeout 300 bash test/bench/generation_compare.sh >"$LOGS/bench-gencompare.log" 2>&1
+bench_check "generation_compare.sh exit status (see $LOGS/bench-gencompare.log)" test $? -eq 0
+bench_check "generation_compare-15.csv: each generator and nextval() with both builds' ns and their ratio" \
+  awk -F, 'NR == 1 && $0 != "major,preload,function,rounds,ns_030,ns_040,x_nextval_030,x_nextval_040,ratio_040_030" { bad = 1 }
+    NR > 1 && $1 == 15 && $2 == "plain" && $4 == 1 && $5 > 0 && $6 > 0 && $9 > 0 { f[$3] = 1 }
+    END { exit !(!bad && ("generate_ulid()" in f) && ("generate_ulid_monotonic()" in f) && ("generate_tsid()" in f) &&
+                 ("generate_uuidv7()" in f) && ("nextval(gc_seq)" in f)) }' "$gc_out/generation_compare-15.csv"
+bench_check "generation_compare: 0.3.0's files removed from the server again" \
+  bash -c '! ls "$(pg_config --sharedir)"/extension/ulid_tsid_v030* "$(pg_config --pkglibdir)"/ulid_tsid_v030* 2>/dev/null | grep -q .'
+
 tally bench "$bench_pass" "$bench_fail"
