@@ -147,6 +147,14 @@ if [ -f "$pkg_deb" ]; then
     for f in README.md.gz changelog.Debian.gz copyright; do echo "/usr/share/doc/$pkg_name/$f"; done
   } | sort -u >"$pkg_out/expected-files"
 
+  # 18's and 19's packages install into one chroot (sid), and the autopkgtest
+  # (pg_buildext installcheck) tests every major whose package dpkg lists as installed:
+  # from its apt-get install to its apt-get remove, a major's package is the only one
+  # there (19's, installed and removed beside it, once failed 18's run on 19).
+  if [ -n "$PG_CHROOT" ]; then
+    exec 4>>"$ULID_TSID_CACHE/locks/package-$(basename "$PG_CHROOT")"
+    flock -n 4 || { echo "   waiting for the other major's package in $(basename "$PG_CHROOT")"; flock 4; }
+  fi
   DEBIAN_FRONTEND=noninteractive PG_PASS_ENV=DEBIAN_FRONTEND pg_in apt-get -o DPkg::Lock::Timeout=900 install -y --no-install-recommends "$pkg_deb" >"$pkg_out/apt-install.log" 2>&1
   pkg_check "apt-get install ./${pkg_deb##*/} (log: $pkg_out/apt-install.log)" \
     test "$(pg_in dpkg-query -W -f='${Status} ${Version}' "$pkg_name" 2>/dev/null)" = "install ok installed $(dpkg-deb -f "$pkg_deb" Version)"
@@ -172,6 +180,8 @@ if [ -f "$pkg_deb" ]; then
   pkg_installcheck_rc=$?
   pkg_regress_count "$pkg_out/installcheck.log" "autopkgtest installcheck on the installed package"
   pkg_check "autopkgtest installcheck exit status" test "$pkg_installcheck_rc" -eq 0
+  pkg_ran="$(sed -n 's/^### PostgreSQL \([0-9]*\) installcheck ###$/\1/p' "$pkg_out/installcheck.log")"
+  pkg_check "autopkgtest installcheck ran on $PG_MAJOR alone (it ran on: $(echo $pkg_ran))" test "$pkg_ran" = "$PG_MAJOR"
   # Every released version's script and every upgrade path: the upgrade suite checked
   # them on this major (an upgraded database equals a fresh install) with the files
   # `make install` put there; the package's are those bytes, so its result holds for them.
@@ -186,6 +196,7 @@ if [ -f "$pkg_deb" ]; then
   DEBIAN_FRONTEND=noninteractive PG_PASS_ENV=DEBIAN_FRONTEND pg_in apt-get -o DPkg::Lock::Timeout=900 remove -y "$pkg_name" >"$pkg_out/apt-remove.log" 2>&1
   pkg_check "apt-get remove $pkg_name (log: $pkg_out/apt-remove.log)" \
     test -z "$(pg_in dpkg-query -W -f='${Status}' "$pkg_name" 2>/dev/null | grep ' installed$')"
+  [ -n "$PG_CHROOT" ] && flock -u 4
   pkg_check "apt-get remove leaves none of the package's $(wc -l <"$pkg_out/installed-files") files behind" \
     bash -c 'left=$(while read -r f; do [ -e "$2$f" ] && echo "$f"; done <"$1"); [ -z "$left" ] || { echo "left: $left"; exit 1; }' \
     _ "$pkg_out/installed-files" "$PG_CHROOT"
