@@ -36,9 +36,13 @@ FAILED=0
 NOTES=()
 START=$SECONDS
 # The machine's busy CPU time (all processes, /proc/stat), to say at the end how
-# much of its cores the run kept busy.
+# much of its cores the run kept busy, and the part of it the hypervisor took
+# (steal: a virtual machine's cores running someone else), which makes the same
+# tree's runs differ.
 busy_cpu_s() { awk '$1 == "cpu" { print int(($2 + $3 + $4 + $7 + $8 + $9) / 100) }' /proc/stat 2>/dev/null; }
+steal_cpu_s() { awk '$1 == "cpu" { print int($9 / 100) }' /proc/stat 2>/dev/null; }
 BUSY_START="$(busy_cpu_s)"
+STEAL_START="$(steal_cpu_s)"
 
 wanted() { case "$SUITES" in *" $1 "*) return 0 ;; esac; return 1; }
 
@@ -243,7 +247,7 @@ if [ "$FAILED" -ne 0 ]; then
     grep -E '^ *(FAIL|not ok)|ended without' "$out" | head -n 10 | cut -c1-240 | sed 's/^ */    /'
   done
 fi
-busy_end="$(busy_cpu_s)"
-echo "whole run: $((SECONDS - START)) s${busy_end:+, the machine busy for $((busy_end - BUSY_START)) CPU-s of $(( (SECONDS - START) * $(nproc) )) ($(nproc) cores)}"
+busy_end="$(busy_cpu_s)"; steal_end="$(steal_cpu_s)"
+echo "whole run: $((SECONDS - START)) s${busy_end:+, the machine busy for $((busy_end - BUSY_START)) CPU-s of $(( (SECONDS - START) * $(nproc) )) ($(nproc) cores)${steal_end:+, $((steal_end - STEAL_START)) of them stolen by the hypervisor}}"
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]
