@@ -101,8 +101,8 @@ ROWS=20000 BATCH=20000 CHUNK=2000 OUT_DIR="$bench_out" PORT=55478 NAME_PREFIX=sm
 bench_check "migrate_uuidv4.sh exit status (see $LOGS/bench-migrate.log)" test $? -eq 0
 bench_check "migrate_uuidv4.csv has v4, v7 and ulid rows with rates and sizes" awk -F, \
   'NR > 1 && $6 > 0 && $10 > $9 && $13 > 0 { n[$1] = 1 } END { exit !(("v4" in n) && ("v7" in n) && ("ulid" in n)) }' "$bench_out/migrate_uuidv4.csv"
-# Inserts beyond memory (test/bench/insert_beyond_memory.sh), a smoke of seconds: a
-# tiny limit crossing (UUIDv4 steps until its index is a twentieth of the limit), one
+# Inserts beyond memory (test/bench/insert_beyond_memory.sh), a smoke of seconds, no
+# limit crossing (UUIDv4 steps until its index is a twentieth of the limit), one
 # second per eight-writer phase, every key; it checks that the run goes end to end
 # and writes well-formed output, never its timings. LIB_LOCK is empty: the caller
 # holds the host's lock for the whole suite.
