@@ -184,14 +184,16 @@ if [ -f "$pkg_deb" ]; then
   pkg_check "autopkgtest installcheck ran on $PG_MAJOR alone (it ran on: $(echo $pkg_ran))" test "$pkg_ran" = "$PG_MAJOR"
   # Every released version's script and every upgrade path: the upgrade suite checked
   # them on this major (an upgraded database equals a fresh install) with the files
-  # `make install` put there from this major's build tree ($PG_SRC); the package's are
-  # those bytes, so its result holds for them.
+  # `make install` put into the server, which this suite saved at its start
+  # ($pkg_saved) before clearing the server; the package's are those bytes, so its
+  # result holds for them. (Not the build tree's: a later suite's copy of the tree
+  # into the chroot removes the generated script there, an ignored file.)
   pkg_same=0; pkg_differ=""
   while read -r f; do
-    case "$f" in */extension/*.control) t="$PG_SRC/${f##*/}" ;; */extension/*.sql) t="$PG_SRC/sql/${f##*/}" ;; *) continue ;; esac
+    case "$f" in */extension/*.control|*/extension/*.sql) t="$pkg_saved$PG_CHROOT$f" ;; *) continue ;; esac
     if cmp -s "$PG_CHROOT$f" "$t"; then pkg_same=$((pkg_same + 1)); else pkg_differ="$pkg_differ ${f##*/}"; fi
   done <"$pkg_out/installed-files"
-  pkg_check "the package's control files and scripts ($pkg_same) are byte for byte this major's build tree's, which the upgrade suite checked on $PG_MAJOR${pkg_differ:+ (differ:$pkg_differ)}" \
+  pkg_check "the package's control files and scripts ($pkg_same) are byte for byte the ones installed by the build suite, which the upgrade suite checked on $PG_MAJOR${pkg_differ:+ (differ:$pkg_differ)}" \
     test -z "$pkg_differ" -a "$pkg_same" -eq "$(grep -cE '/extension/.*\.(control|sql)$' "$pkg_out/expected-files")"
 
   DEBIAN_FRONTEND=noninteractive PG_PASS_ENV=DEBIAN_FRONTEND pg_in apt-get -o DPkg::Lock::Timeout=900 remove -y "$pkg_name" >"$pkg_out/apt-remove.log" 2>&1
