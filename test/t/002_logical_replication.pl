@@ -80,7 +80,7 @@ for my $mode (@modes)
 		"CREATE SUBSCRIPTION s_$mode CONNECTION '$connstr' PUBLICATION pub_all"
 		  . ($mode eq 'binary' ? " WITH (binary = $binary)" : ''));
 	# (wait_for_subscription_sync is not in every major's test modules)
-	$sub->poll_query_until($db, "SELECT count(*) = 0 FROM pg_subscription_rel WHERE srsubstate NOT IN ('r', 's')")
+	poll_until($sub, $db, "SELECT count(*) = 0 FROM pg_subscription_rel WHERE srsubstate NOT IN ('r', 's')")
 	  or die "s_$mode did not finish its initial sync";
 	$pub->wait_for_catchup("s_$mode");
 	isnt($sub->safe_psql($db, "SELECT 'ulid'::regtype::oid"),

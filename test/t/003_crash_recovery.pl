@@ -116,7 +116,7 @@ sub backend_crash_round
 	is($cut, $sessions, "$label: every client was cut off by the backend crash");
 	cmp_ok(scalar(keys %acked), '>', $before, "$label: more acknowledged rows");
 	$node->wait_for_log(qr/terminated by signal 9.*\n(.*\n)*.*all server processes terminated; reinitializing/, $offset);
-	$node->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()')
+	poll_until($node, 'postgres', 'SELECT NOT pg_is_in_recovery()')
 	  or die 'server did not come back after the backend crash';
 	pass("$label: the postmaster saw the crash, reinitialized and recovered");
 	verify($label);

@@ -37,7 +37,7 @@ for my $i (1 .. 3)
 
 for my $i (1 .. 3)
 {
-	$nodes[ $i - 1 ]->poll_query_until('postgres',
+	poll_until($nodes[ $i - 1 ], 'postgres',
 		"SELECT generate_ulid() IS NOT NULL; SHOW ulid_tsid.node_id", "t\n$i")
 	  or diag "node$i did not take ulid_tsid.node_id = $i";
 	is($nodes[ $i - 1 ]->safe_psql('postgres', "SELECT generate_ulid() IS NOT NULL; SHOW ulid_tsid.node_id"),

@@ -40,7 +40,7 @@ $standby->start;
 $primary->append_conf('postgresql.conf',
 	"synchronous_standby_names = 'standby'\nsynchronous_commit = remote_apply");
 $primary->reload;
-$primary->poll_query_until('postgres',
+poll_until($primary, 'postgres',
 	"SELECT sync_state FROM pg_stat_replication WHERE application_name = 'standby'", 'sync')
   or die 'standby did not become synchronous';
 pass('standby streaming synchronously (remote_apply)');
@@ -58,7 +58,7 @@ is($cut, $sessions, 'every client was cut off by the primary\'s death');
 cmp_ok(scalar(keys %acked), '>=', $kill_after / 2, 'clients had acknowledged rows');
 
 $standby->promote;
-$standby->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()')
+poll_until($standby, 'postgres', 'SELECT NOT pg_is_in_recovery()')
   or die 'standby did not finish promotion';
 pass('standby promoted');
 

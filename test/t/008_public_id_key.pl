@@ -16,6 +16,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use UlidTsid qw(poll_until);
 use Cwd qw(abs_path);
 use Fcntl qw(O_WRONLY O_NONBLOCK);
 use POSIX ();
@@ -143,13 +144,13 @@ for my $preload (1, 0)
 	bind_key($node, undef);
 	$node->append_conf('postgresql.conf', "ulid_tsid.public_id_key_file = 'public_id.key'");
 	$node->reload;
-	$node->poll_query_until('postgres', "SHOW ulid_tsid.public_id_key_file", 'public_id.key');
+	poll_until($node, 'postgres', "SHOW ulid_tsid.public_id_key_file", 'public_id.key');
 	($out, $err) = psql_err($node, "SELECT public_id(1::bigint, 'user')");
 	like($err, qr/ERROR:  22023: no public-ID key for this database: ulid_tsid\.public_id_key_file comes from the configuration file/,
 		"$mode: a key file in postgresql.conf is refused: ERROR 22023");
 	$node->append_conf('postgresql.conf', "ulid_tsid.public_id_key_file = ''");
 	$node->reload;
-	$node->poll_query_until('postgres', "SHOW ulid_tsid.public_id_key_file", '');
+	poll_until($node, 'postgres', "SHOW ulid_tsid.public_id_key_file", '');
 
 	# Files a server must refuse, each with an ERROR that names the path (to a
 	# superuser) and says what is wrong.

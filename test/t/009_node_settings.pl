@@ -32,7 +32,7 @@ sub reload_and_wait
 {
 	my ($node, $name, $value) = @_;
 	$node->reload;
-	$node->poll_query_until('postgres', "SHOW $name", $value) or die "$name did not become $value";
+	poll_until($node, 'postgres', "SHOW $name", $value) or die "$name did not become $value";
 }
 
 for my $preload (1, 0)

@@ -160,7 +160,7 @@ for my $preload (0, 1)
 	my $victim = IPC::Run::start(
 		[ 'psql', '-XAtq', '-d', $node->connstr('postgres'), '-c', 'SELECT pg_sleep(120)' ],
 		'>', \$vout, '2>', \$verr);
-	$node->poll_query_until('postgres',
+	poll_until($node, 'postgres',
 		"SELECT count(*) = 1 FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(120)'")
 	  or die 'the victim session did not start';
 	my $pid = $node->safe_psql('postgres', "SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(120)'");
@@ -168,7 +168,7 @@ for my $preload (0, 1)
 	kill 'KILL', $pid;
 	$victim->finish;
 	sleep 1;
-	$node->poll_query_until('postgres', 'SELECT true') or die 'no reinitialization';
+	poll_until($node, 'postgres', 'SELECT true') or die 'no reinitialization';
 	is($node->safe_psql('postgres', 'SELECT pg_postmaster_start_time()'),
 		$started, "$mode: a killed backend: the postmaster lived on and reinitialized");
 	$round++;
@@ -233,7 +233,7 @@ for my $preload (0, 1)
 		'4000', "$mode: generators run on the hot standby");
 	$primary->stop('immediate');
 	$standby->promote;
-	$standby->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()')
+	poll_until($standby, 'postgres', 'SELECT NOT pg_is_in_recovery()')
 	  or die 'standby did not finish promotion';
 	generate_round($standby, 2);
 	check_round($standby, 2, "$mode, standby 5 s behind the primary's clock, promoted");

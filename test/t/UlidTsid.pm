@@ -18,7 +18,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(usleep);
 
-our @EXPORT = qw(new_node table_fingerprint partition_counts start_psql finish_all
+our @EXPORT = qw(new_node table_fingerprint partition_counts start_psql finish_all poll_until
   kill_cluster create_acked_table start_clients wait_for_rows collect_clients
   acked_check btree_check hash_index_alone brin_index_alone);
 our @EXPORT_OK = qw(installations);
@@ -108,6 +108,32 @@ sub start_psql
 	return IPC::Run::start(
 		[ 'psql', '-XAtq', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('postgres'), '-c', $sql ],
 		'>', $out, '2>', $err);
+}
+
+# poll_query_until without a pipe: $query runs as psql -c, every 0.1 s until it
+# prints $expected (default 't') with nothing on stderr; 1 then, 0 after the test
+# timeout. The test modules' poll_query_until feeds the query on psql's stdin, and
+# a psql refused at connection ("the database system is in recovery mode", right
+# after a crash) exits before reading it: the write then fails with EPIPE and
+# IPC::Run dies, ending the whole test script (seen on 17 in 003's round 3).
+sub poll_until
+{
+	my ($node, $db, $query, $expected) = @_;
+	$expected //= 't';
+	my $attempts = 10 * ($ENV{PG_TEST_TIMEOUT_DEFAULT} || 180);
+	my ($out, $err) = ('', '');
+	for (1 .. $attempts)
+	{
+		($out, $err) = ('', '');
+		IPC::Run::run([ 'psql', '-XAtq', '-d', $node->connstr($db), '-c', $query ],
+			'<', '/dev/null', '>', \$out, '2>', \$err);
+		chomp $out;
+		chomp $err;
+		return 1 if $out eq $expected && $err eq '';
+		usleep(100_000);
+	}
+	diag("poll_until timed out: $query\nexpected: $expected\nlast output: $out\nstderr: $err");
+	return 0;
 }
 
 # Waits for IPC::Run handles; returns how many of them failed.
