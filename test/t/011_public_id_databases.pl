@@ -14,6 +14,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use UlidTsid qw(psql_file);
 use Cwd qw(abs_path);
 
 my %hex = (
@@ -37,8 +38,8 @@ sub write_key
 sub run_as
 {
 	my ($node, $db, $role, $sql) = @_;
-	my ($rc, $out, $err) = $node->psql($db, $sql, on_error_stop => 1,
-		extra_params => [ '-U', $role, '-v', 'VERBOSITY=verbose' ]);
+	my ($rc, $out, $err) = psql_file($node, $db, $sql,
+		'-v', 'ON_ERROR_STOP=1', '-U', $role, '-v', 'VERBOSITY=verbose');
 	push @errors, $err;
 	return ($out, $err);
 }

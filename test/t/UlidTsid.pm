@@ -12,13 +12,14 @@ use warnings;
 use Cwd ();
 use Exporter 'import';
 use File::Basename ();
+use File::Temp ();
 use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(usleep);
 
-our @EXPORT = qw(new_node table_fingerprint partition_counts start_psql finish_all poll_until
+our @EXPORT = qw(new_node table_fingerprint partition_counts start_psql finish_all poll_until psql_file
   kill_cluster create_acked_table start_clients wait_for_rows collect_clients
   acked_check btree_check hash_index_alone brin_index_alone);
 our @EXPORT_OK = qw(installations);
@@ -110,25 +111,43 @@ sub start_psql
 		'>', $out, '2>', $err);
 }
 
-# poll_query_until without a pipe: $query runs as psql -c, every 0.1 s until it
-# prints $expected (default 't') with nothing on stderr; 1 then, 0 after the test
-# timeout. The test modules' poll_query_until feeds the query on psql's stdin, and
-# a psql refused at connection ("the database system is in recovery mode", right
-# after a crash) exits before reading it: the write then fails with EPIPE and
-# IPC::Run dies, ending the whole test script (seen on 17 in 003's round 3).
+# The test modules' $node->psql($db, $sql, ...) without a pipe: $sql from a file
+# (psql -f), so that a connection the server refuses (a FATAL at start-up, which
+# psql meets before it reads its input) is an error in stderr, not an EPIPE that
+# makes IPC::Run end the test script (seen in 011 on 17). Returns (exit code,
+# stdout, stderr), both chomped; @params go on psql's command line.
+sub psql_file
+{
+	my ($node, $db, $sql, @params) = @_;
+	my ($fh, $file) = File::Temp::tempfile('ulid_tsid_psql_XXXXXX', TMPDIR => 1, UNLINK => 1);
+	print $fh $sql;
+	close $fh;
+	my ($out, $err) = ('', '');
+	IPC::Run::run([ 'psql', '-XAtq', @params, '-d', $node->connstr($db), '-f', $file ],
+		'<', '/dev/null', '>', \$out, '2>', \$err);
+	my $rc = $? >> 8;
+	unlink $file;
+	chomp $out;
+	chomp $err;
+	return ($rc, $out, $err);
+}
+
+# poll_query_until without a pipe: $query, read by psql from a file as the test
+# modules' poll_query_until feeds it (several statements print every result), every
+# 0.1 s until it prints $expected (default 't') with nothing on stderr; 1 then, 0
+# after the test timeout. The modules' version writes the query to psql's stdin,
+# and a psql refused at connection ("the database system is in recovery mode",
+# right after a crash) exits before reading it: the write fails with EPIPE and
+# IPC::Run ends the whole test script (seen on 17 in 003's round 3).
 sub poll_until
 {
 	my ($node, $db, $query, $expected) = @_;
 	$expected //= 't';
 	my $attempts = 10 * ($ENV{PG_TEST_TIMEOUT_DEFAULT} || 180);
-	my ($out, $err) = ('', '');
+	my ($rc, $out, $err) = (0, '', '');
 	for (1 .. $attempts)
 	{
-		($out, $err) = ('', '');
-		IPC::Run::run([ 'psql', '-XAtq', '-d', $node->connstr($db), '-c', $query ],
-			'<', '/dev/null', '>', \$out, '2>', \$err);
-		chomp $out;
-		chomp $err;
+		($rc, $out, $err) = psql_file($node, $db, $query);
 		return 1 if $out eq $expected && $err eq '';
 		usleep(100_000);
 	}
