@@ -140,14 +140,16 @@ bench_check "insert_beyond_memory: its memory group removed" \
 # Generation cost against 0.3.0 (test/bench/generation_compare.sh), a smoke: both
 # builds side by side, one round of 20,000 calls, no preload, no instruction counts;
 # it checks that the run goes end to end (0.3.0 built from git, installed beside
-# today's and removed again) and writes its table, never its timings.
+# today's and removed again) and writes its table, never its timings: a net figure
+# of one round on shared cores may even be below zero (-48 ns once, beside the
+# other majors' suites), so the check asks for numbers, not for positive ones.
 gc_out="$bench_out/generation_compare"
 PG15_LOCK_HELD=1 N=20000 REPS=1 MODES=plain INSTR=0 OUT_DIR="$gc_out" PORT_BASE=55480 \
   timeout 300 bash test/bench/generation_compare.sh >"$LOGS/bench-gencompare.log" 2>&1
 bench_check "generation_compare.sh exit status (see $LOGS/bench-gencompare.log)" test $? -eq 0
 bench_check "generation_compare-15.csv: each generator and nextval() with both builds' ns and their ratio" \
-  awk -F, 'NR == 1 && $0 != "major,preload,function,rounds,ns_030,ns_040,x_nextval_030,x_nextval_040,ratio_040_030" { bad = 1 }
-    NR > 1 && $1 == 15 && $2 == "plain" && $4 == 1 && $5 > 0 && $6 > 0 && $9 > 0 { f[$3] = 1 }
+  awk -F, -v num='^-?[0-9]+([.][0-9]+)?$' 'NR == 1 && $0 != "major,preload,function,rounds,ns_030,ns_040,x_nextval_030,x_nextval_040,ratio_040_030" { bad = 1 }
+    NR > 1 && $1 == 15 && $2 == "plain" && $4 == 1 && $5 ~ num && $6 ~ num && $9 ~ num { f[$3] = 1 }
     END { exit !(!bad && ("generate_ulid()" in f) && ("generate_ulid_monotonic()" in f) && ("generate_tsid()" in f) &&
                  ("generate_uuidv7()" in f) && ("nextval(gc_seq)" in f)) }' "$gc_out/generation_compare-15.csv"
 bench_check "generation_compare: 0.3.0's files removed from the server again" \
