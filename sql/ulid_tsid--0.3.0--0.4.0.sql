@@ -2,6 +2,48 @@
 
 \echo Use "ALTER EXTENSION ulid_tsid UPDATE" to load this file. \quit
 
+-- ---------------------------------------------------------------------------
+-- Objects in the way, before anything is created (as src/sql/05_conflicts.sql
+-- does for a fresh install): the functions this update adds with only core
+-- argument types (uuidv4(), the mark's three), so that a user's own uuidv4()
+-- polyfill in the extension's schema gets an error that names it, not
+-- "already exists".
+-- ---------------------------------------------------------------------------
+
+DO $conflicts$
+DECLARE
+  target pg_catalog.text := pg_catalog.current_schema();
+  sig pg_catalog.text;
+  found_proc pg_catalog.regprocedure;
+  shown pg_catalog.text;
+  what pg_catalog.text;
+BEGIN
+  FOREACH sig IN ARRAY ARRAY['uuidv4()', 'ulid_tsid_status()', 'ulid_tsid_mark_raise(pg_catalog.timestamptz)',
+      'ulid_tsid_mark_reset(pg_catalog.timestamptz)']::pg_catalog.text[] LOOP
+    found_proc := pg_catalog.to_regprocedure(pg_catalog.format('%I.%s', target, sig));
+    CONTINUE WHEN found_proc IS NULL;
+    SELECT pg_catalog.format('%I.%I(%s)', target, p.proname, pg_catalog.pg_get_function_identity_arguments(p.oid)),
+           pg_catalog.format('a function in language %s that belongs to %s', l.lanname,
+             CASE WHEN e.extname IS NULL THEN 'no extension' ELSE pg_catalog.format('extension %I', e.extname) END)
+      INTO shown, what
+      FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_language l ON l.oid OPERATOR(pg_catalog.=) p.prolang
+      LEFT JOIN pg_catalog.pg_depend d ON d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+        AND d.objid OPERATOR(pg_catalog.=) p.oid AND d.deptype OPERATOR(pg_catalog.=) 'e'
+        AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
+      LEFT JOIN pg_catalog.pg_extension e ON e.oid OPERATOR(pg_catalog.=) d.refobjid
+     WHERE p.oid OPERATOR(pg_catalog.=) found_proc::pg_catalog.oid;
+    RAISE EXCEPTION USING ERRCODE := 'duplicate_function',
+      MESSAGE := pg_catalog.format('ulid_tsid cannot be updated in schema %I: function %s already exists', target, shown),
+      DETAIL := pg_catalog.format('It is %s; ulid_tsid 0.4.0 creates a function of that name and argument types in its schema.', what),
+      HINT := CASE WHEN sig OPERATOR(pg_catalog.=) 'uuidv4()' THEN
+        'If it stands in for PostgreSQL 18''s function of that name, drop it (ulid_tsid provides it on every server, '
+        'and 18''s own in pg_catalog comes first there), or rename it and point the defaults that call it at the new one; '
+        'the section "Migrating" of ulid_tsid''s README.md shows how'
+        ELSE 'Rename or drop it, then update again; the section "Migrating" of ulid_tsid''s README.md shows how' END;
+  END LOOP;
+END
+$conflicts$;
+
 -- The mark's sequences (src/sql/35_mark.sql): a relation of one of their names
 -- in the target schema, planted by any role with CREATE there, gets an error
 -- that names it instead of a bare "already exists".
@@ -79,39 +121,6 @@ COMMENT ON FUNCTION ulid_tsid_status() IS 'the generators'' mark, its lead over 
 COMMENT ON FUNCTION ulid_tsid_mark_raise(timestamptz) IS 'raises the mark so that new keys are above the time (never lowers it); a superuser or the extension''s owner';
 COMMENT ON FUNCTION ulid_tsid_mark_reset(timestamptz) IS 'sets the mark back to the time, after a clock that ran far ahead (superuser only; new keys may sort below earlier ones)';
 
--- ---------------------------------------------------------------------------
--- Migrating (issue 22): uuidv4() where core lacks it (src/sql/31_uuidv4.sql),
--- after the same check as src/sql/05_conflicts.sql for the one function this
--- update adds with only core argument types: a user's own uuidv4() polyfill in
--- the extension's schema gets an error that names it, not "already exists".
--- ---------------------------------------------------------------------------
-
-DO $conflicts$
-DECLARE
-  target pg_catalog.text := pg_catalog.current_schema();
-  found_proc pg_catalog.regprocedure;
-  what pg_catalog.text;
-BEGIN
-  found_proc := pg_catalog.to_regprocedure(pg_catalog.format('%I.uuidv4()', target));
-  IF found_proc IS NOT NULL THEN
-    SELECT pg_catalog.format('a function in language %s that belongs to %s', l.lanname,
-             CASE WHEN e.extname IS NULL THEN 'no extension' ELSE pg_catalog.format('extension %I', e.extname) END)
-      INTO what
-      FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_language l ON l.oid OPERATOR(pg_catalog.=) p.prolang
-      LEFT JOIN pg_catalog.pg_depend d ON d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
-        AND d.objid OPERATOR(pg_catalog.=) p.oid AND d.deptype OPERATOR(pg_catalog.=) 'e'
-        AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
-      LEFT JOIN pg_catalog.pg_extension e ON e.oid OPERATOR(pg_catalog.=) d.refobjid
-     WHERE p.oid OPERATOR(pg_catalog.=) found_proc::pg_catalog.oid;
-    RAISE EXCEPTION USING ERRCODE := 'duplicate_function',
-      MESSAGE := pg_catalog.format('ulid_tsid cannot be updated in schema %I: function %I.uuidv4() already exists', target, target),
-      DETAIL := pg_catalog.format('It is %s; ulid_tsid 0.4.0 creates a function of that name and argument types in its schema.', what),
-      HINT := 'If it stands in for PostgreSQL 18''s function of that name, drop it (ulid_tsid provides it on every server, '
-        'and 18''s own in pg_catalog comes first there), or rename it and point the defaults that call it at the new one; '
-        'the section "Migrating" of ulid_tsid''s README.md shows how';
-  END IF;
-END
-$conflicts$;
 
 CREATE FUNCTION uuidv4() RETURNS uuid
     AS 'gen_random_uuid' LANGUAGE internal VOLATILE STRICT PARALLEL SAFE;

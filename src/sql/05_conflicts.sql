@@ -83,6 +83,7 @@ BEGIN
       'public_id_to_tsid(pg_catalog.text, pg_catalog.text, pg_catalog.bytea)',
       'public_id_to_bigint(pg_catalog.text, pg_catalog.text, pg_catalog.bytea)',
       'ulid_tsid_time_support(pg_catalog.internal)',
+      'ulid_tsid_status()', 'ulid_tsid_mark_raise(pg_catalog.timestamptz)', 'ulid_tsid_mark_reset(pg_catalog.timestamptz)',
       'ulid_tsid_scalarltsel(pg_catalog.internal, pg_catalog.oid, pg_catalog.internal, pg_catalog.int4)',
       'ulid_tsid_scalarlesel(pg_catalog.internal, pg_catalog.oid, pg_catalog.internal, pg_catalog.int4)',
       'ulid_tsid_scalargtsel(pg_catalog.internal, pg_catalog.oid, pg_catalog.internal, pg_catalog.int4)',
