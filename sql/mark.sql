@@ -114,6 +114,9 @@ SELECT ulid_timestamp(generate_ulid()) > now() + interval '59 minutes' AS ulid_a
        ulid_timestamp(generate_ulid_monotonic()) > now() + interval '59 minutes' AS monotonic_above;
 RESET client_min_messages;
 SELECT regress_try('SELECT ulid_tsid_mark_reset()') AS owner_reset;
+-- The owner moves the mark at most ulid_tsid.raise_limit (a day) past the clock:
+-- preloaded, one set of ticks serves every database of the server.
+SELECT regress_try('SELECT ulid_tsid_mark_raise(now() + interval ''2 days'')') AS owner_raise_too_far;
 RESET ROLE;
 -- A new session starts above the raised mark.
 \c
@@ -128,4 +131,14 @@ SELECT abs(extract(epoch FROM ulid_timestamp(generate_ulid()) - clock_timestamp(
 SELECT abs(extract(epoch FROM ulid_timestamp(generate_ulid()) - clock_timestamp())) < 1 AS new_session_at_clock,
        abs(extract(epoch FROM uuidv7_timestamp(generate_uuidv7()) - clock_timestamp())) < 1 AS uuidv7_at_clock;
 SELECT lead < interval '1 second' AS lead_back FROM ulid_tsid_status();
+-- The owner's setval() of the dumped copy (what a restore runs) raises the mark
+-- only up to the same limit: a new session starts there, with a WARNING.
+SET ROLE regress_ulid_owner;
+SELECT setval('ulid_tsid_mark_dumped', (extract(epoch FROM timestamptz '2100-01-01') * 1000)::bigint) > 0 AS owner_set_2100;
+RESET ROLE;
+\c
+SELECT ulid_timestamp(generate_ulid()) BETWEEN now() + interval '23 hours' AND now() + interval '1 day 1 minute' AS capped_at_a_day;
+SELECT ulid_tsid_mark_reset() IS NOT NULL AS reset_by_superuser;
+\c
+SELECT abs(extract(epoch FROM ulid_timestamp(generate_ulid()) - clock_timestamp())) < 1 AS at_clock_again;
 DROP ROLE regress_mark_stranger;

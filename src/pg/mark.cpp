@@ -93,6 +93,7 @@ MarkLocation g_location;
 LocalTransactionId g_absent_in = InvalidLocalTransactionId;
 
 int g_max_lead_ms = 60000;           // ulid_tsid.max_lead
+int g_raise_limit_s = 86400;         // ulid_tsid.raise_limit
 std::int64_t g_warned_at_ms = std::numeric_limits<std::int64_t>::min();
 std::int64_t g_ahead_step = 0;       // mark_next_ahead_step(): this backend's next per-backend ahead step
 
@@ -270,11 +271,19 @@ void close_mark(MarkTuples* seq) {
   }
 }
 
+std::int64_t unix_ms_now() { return (GetCurrentTimestamp() + kUnixEpochInPgMicros) / 1000; }
+
+// How far ahead of the clock a mark set from outside the library may reach: a
+// non-superuser (the extension's owner) must not move the keys of every
+// database of a preloaded cluster (one set of shared ticks) to year 2100.
+std::int64_t raise_limit_ms() { return unix_ms_now() + static_cast<std::int64_t>(g_raise_limit_s) * 1000; }
+
 // The stored record and the LSN that made it. The library keeps the dumped
 // value at the larger of the other two; above them it was set from outside (a
-// restore, the owner's setval()) and raises the floor; below them it is
-// ignored: it can only raise the mark.
-MarkRecord read_record(const MarkTuples& seq, XLogRecPtr* lsn) {
+// restore, the owner's setval()) and raises the floor, up to
+// ulid_tsid.raise_limit ahead of the clock (`*capped` says it was cut); below
+// them it is ignored: it can only raise the mark.
+MarkRecord read_record(const MarkTuples& seq, XLogRecPtr* lsn, bool* capped = nullptr) {
   MarkRecord stored = {seq.data[kReservedSeq]->last_value, seq.data[kFloorSeq]->last_value,
                        static_cast<std::uint64_t>(seq.data[kReservedSeq]->log_cnt)};
   *lsn = InvalidXLogRecPtr;
@@ -282,7 +291,10 @@ MarkRecord read_record(const MarkTuples& seq, XLogRecPtr* lsn) {
     if (seq.rel[i] != nullptr) *lsn = Max(*lsn, PageGetLSN(BufferGetPage(seq.buffer[i])));
   }
   if (seq.rel[kDumpedSeq] != nullptr && seq.data[kDumpedSeq]->last_value > mark_max(stored.reserved_ms, stored.floor_ms)) {
-    stored.floor_ms = seq.data[kDumpedSeq]->last_value;
+    const std::int64_t limit = raise_limit_ms();
+    const std::int64_t dumped = seq.data[kDumpedSeq]->last_value;
+    stored.floor_ms = mark_max(stored.floor_ms, dumped < limit ? dumped : limit);
+    if (capped != nullptr) *capped = dumped > limit;
   }
   return stored;
 }
@@ -349,8 +361,6 @@ void apply_floor(ProcessState& state, std::int64_t ms) {
   state.uuidv7.start_above_ms(ms);
 }
 
-std::int64_t unix_ms_now() { return (GetCurrentTimestamp() + kUnixEpochInPgMicros) / 1000; }
-
 Datum timestamptz_or_null_ms(std::int64_t ms, bool* is_null) {
   *is_null = ms <= 0;
   return TimestampTzGetDatum(timestamptz_from_unix_ms(ms));
@@ -380,6 +390,12 @@ void define_mark_settings() {
                           "ahead of the clock; past this lead each session warns (at most once a minute). "
                           "0 turns the warning off.",
                           &g_max_lead_ms, 60000, 0, INT_MAX, PGC_SIGHUP, GUC_UNIT_MS, nullptr, nullptr, nullptr);
+  DefineCustomIntVariable("ulid_tsid.raise_limit",
+                          "How far ahead of the clock a restored mark or the extension owner's raise may reach.",
+                          "A restore (ulid_tsid_mark_dumped) or ulid_tsid_mark_raise() by a role that is not a "
+                          "superuser moves the mark at most this far past the clock; a superuser's raise is not "
+                          "limited.",
+                          &g_raise_limit_s, 86400, 0, INT_MAX / 1000, PGC_SIGHUP, GUC_UNIT_S, nullptr, nullptr, nullptr);
 }
 
 void mark_prepare_slow(FunctionCallInfo, ProcessState& state) {
@@ -398,8 +414,15 @@ void mark_prepare_slow(FunctionCallInfo, ProcessState& state) {
     return;
   }
   XLogRecPtr lsn;
-  const MarkRecord stored = read_record(seq, &lsn);
+  bool capped = false;
+  const MarkRecord stored = read_record(seq, &lsn, &capped);
   close_mark(&seq);
+  if (capped) {
+    ereport(WARNING, (errmsg("ulid_tsid: the mark set from outside (ulid_tsid_mark_dumped) is more than "
+                             "ulid_tsid.raise_limit ahead of the clock; keys start at that limit"),
+                      errhint("If the clock is right and the mark is too (a dump restored onto a server whose "
+                              "clock is far behind), a superuser can raise it: SELECT ulid_tsid_mark_raise(...).")));
+  }
   if (recovery) {
     // A standby's values are never stored on it: they start above everything
     // it has replayed, and it reserves nothing (it cannot write WAL). Its
@@ -518,11 +541,23 @@ Datum ulid_tsid_mark_raise(PG_FUNCTION_ARGS) {
                     errmsg("this database has no ulid_tsid mark"),
                     errhint("Update the extension: ALTER EXTENSION ulid_tsid UPDATE.")));
   }
-  if (!superuser() && !has_privs_of_role(GetUserId(), g_location.extension_owner)) {
-    close_mark(&seq);
-    ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-                    errmsg("permission denied for function ulid_tsid_mark_raise"),
-                    errdetail("Only a superuser or the owner of extension ulid_tsid may raise the mark.")));
+  if (!superuser()) {
+    if (!has_privs_of_role(GetUserId(), g_location.extension_owner)) {
+      close_mark(&seq);
+      ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                      errmsg("permission denied for function ulid_tsid_mark_raise"),
+                      errdetail("Only a superuser or the owner of extension ulid_tsid may raise the mark.")));
+    }
+    if (target > raise_limit_ms()) {
+      close_mark(&seq);
+      ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                      errmsg("ulid_tsid_mark_raise(): the time is more than ulid_tsid.raise_limit (%d s) ahead of "
+                             "the clock",
+                             g_raise_limit_s),
+                      errdetail("With the library preloaded, every database of the server shares the generators' "
+                                "ticks: the extension's owner may move them only this far."),
+                      errhint("A superuser may raise it further.")));
+    }
   }
   XLogRecPtr lsn;
   MarkRecord next = read_record(seq, &lsn);
