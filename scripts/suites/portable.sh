@@ -7,7 +7,7 @@
 # edition are copied into the other (COPY through psql) and compared there, set
 # based: text (also lower case and aliases), decoding, order, timestamps; the
 # bounds; strictness (the same errors for a list of bad inputs); 8 concurrent
-# writers; partition pruning; and the README's switch recipes, both ways, in a
+# writers; partition pruning; and docs/portable.md's switch recipes, both ways, in a
 # third database "switch".
 #   PG_MAJOR=17 bash scripts/suites/portable.sh   (after scripts/suites/build.sh)
 # PORTABLE_TSIDS, PORTABLE_ULIDS, PORTABLE_UUIDV7S: values per kind and direction
@@ -299,10 +299,10 @@ for k in tsid ulid v7; do
     sql_true "SELECT count(*) = 100 FROM $today" portable
 done
 
-# --- the switch: the README's recipes, as they stand there --------------------------
-recipe() { awk -v name="$1" '$0 == "<!-- portable: " name " -->" { on = 1; next } on == 1 && /^```sql$/ { on = 2; next } on == 2 && /^```$/ { exit } on == 2' README.md; }
+# --- the switch: docs/portable.md's recipes, as they stand there --------------------------
+recipe() { awk -v name="$1" '$0 == "<!-- portable: " name " -->" { on = 1; next } on == 1 && /^```sql$/ { on = 2; next } on == 2 && /^```$/ { exit } on == 2' docs/portable.md; }
 for r in to_native convert to_portable; do recipe "$r" >"$WORK/recipe-$r.sql"; done
-check "README.md shows the three switch recipes" \
+check "docs/portable.md shows the three switch recipes" \
   bash -c "[ -s $WORK/recipe-to_native.sql ] && [ -s $WORK/recipe-convert.sql ] && [ -s $WORK/recipe-to_portable.sql ]"
 psql -qXAt -U owner -d switch -v schema=keys -f "$FILE" >/dev/null
 q switch >"$WORK/switch.log" 2>&1 <<'SQL'
