@@ -19,7 +19,7 @@ DECLARE
   what pg_catalog.text;
 BEGIN
   FOREACH sig IN ARRAY ARRAY['uuidv4()', 'ulid_tsid_status()', 'ulid_tsid_mark_raise(pg_catalog.timestamptz)',
-      'ulid_tsid_mark_reset(pg_catalog.timestamptz)']::pg_catalog.text[] LOOP
+      'ulid_tsid_mark_reset(pg_catalog.timestamptz)', 'ulid_from_timestamp(pg_catalog.timestamp)']::pg_catalog.text[] LOOP
     found_proc := pg_catalog.to_regprocedure(pg_catalog.format('%I.%s', target, sig));
     CONTINUE WHEN found_proc IS NULL;
     SELECT pg_catalog.format('%I.%I(%s)', target, p.proname, pg_catalog.pg_get_function_identity_arguments(p.oid)),
@@ -153,3 +153,15 @@ CREATE OR REPLACE AGGREGATE min(tsid) (
 CREATE OR REPLACE AGGREGATE max(tsid) (
     SFUNC = tsid_larger, STYPE = tsid, SORTOP = >, PARALLEL = SAFE
 );
+
+-- ulid <-> timestamp (UTC), as pgx_ulid and pg-ulid cast (src/sql/10_ulid.sql).
+CREATE FUNCTION ulid_to_timestamp(ulid) RETURNS timestamp
+    AS 'MODULE_PATHNAME', 'ulid_to_timestamp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ulid_from_timestamp(timestamp) RETURNS ulid
+    AS 'MODULE_PATHNAME', 'ulid_from_timestamp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION ulid_to_timestamp(ulid) IS 'creation time of a ulid as a UTC timestamp, to the millisecond';
+COMMENT ON FUNCTION ulid_from_timestamp(timestamp) IS 'smallest ulid of a UTC timestamp''s millisecond';
+CREATE CAST (ulid AS timestamp) WITH FUNCTION ulid_to_timestamp(ulid);
+CREATE CAST (timestamp AS ulid) WITH FUNCTION ulid_from_timestamp(timestamp);
+COMMENT ON CAST (ulid AS timestamp) IS 'creation time as a UTC timestamp (ulid_to_timestamp), as pgx_ulid and pg-ulid';
+COMMENT ON CAST (timestamp AS ulid) IS 'smallest ulid of a UTC timestamp''s millisecond (ulid_from_timestamp)';

@@ -63,7 +63,7 @@ BEGIN
       'uuid_extract_timestamp(pg_catalog.uuid)', 'uuid_extract_version(pg_catalog.uuid)',
       'uuidv7_timestamp(pg_catalog.uuid)',
       'ulid_in(pg_catalog.cstring)', 'ulid_recv(pg_catalog.internal)', 'ulid_sortsupport(pg_catalog.internal)',
-      'ulid_from_bytea(pg_catalog.bytea)',
+      'ulid_from_bytea(pg_catalog.bytea)', 'ulid_from_timestamp(pg_catalog.timestamp)',
       'tsid_in(pg_catalog.cstring)', 'tsid_recv(pg_catalog.internal)', 'tsid_sortsupport(pg_catalog.internal)',
       'ulid_lower_bound(pg_catalog.timestamptz)', 'ulid_upper_bound(pg_catalog.timestamptz)',
       'ulid_lower_bound_clamped(pg_catalog.timestamptz)', 'ulid_upper_bound_clamped(pg_catalog.timestamptz)',
