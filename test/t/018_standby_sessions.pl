@@ -113,8 +113,12 @@ END $$}, "$tmp/writer.out", "$tmp/writer.err");
 		my ($k, $v) = split /\|/;
 		if ($k eq 'T') { push @tsids, $v } else { push @{ $made{$k} }, $v }
 	}
-	my $refused = () = $err =~ /^ERROR:  25006: /mg;
-	my @other_errors = grep { /^(ERROR|FATAL)/ && !/^ERROR:  25006: / } split /\n/, $err;
+	# (psql -f puts "psql:FILE:LINE: " before each message)
+	my @errors = grep { /^(?:psql:[^:]*:\d+: )?(?:ERROR|FATAL):/ } split /\n/, $err;
+	my @refusals = grep { /(?:ERROR):  25006: / } @errors;
+	my $refused = @refusals;
+	note "$mode: the first refusal: $refusals[0]" if @refusals;
+	my @other_errors = grep { !/(?:ERROR):  25006: / } @errors;
 	is(scalar(@other_errors), 0, "$mode: the standby sessions met no error but generate_tsid()'s refusals")
 	  or diag(join("\n", @other_errors[0 .. ($#other_errors < 4 ? $#other_errors : 4)]));
 
@@ -188,6 +192,7 @@ END $$}, "$tmp/writer.out", "$tmp/writer.err");
 		$repeats{$k}++ if $seen{$v}++;
 		$below{$k}++ if $v le $max_before{$k};
 		(my $hex = $v) =~ s/-//g;
+		no warnings 'portable';    # 48 bits: a Perl of 64-bit integers
 		$under_mark{$k}++ if hex(substr($hex, 0, 12)) <= $mark;
 	}
 	for my $i (0 .. 2)
