@@ -5,8 +5,9 @@
 # publisher, then the recipe of docs/replication.md, run from that page's SQL
 # blocks as written (placeholders filled in): stop writes, wait until the
 # subscriber has caught up, read the publisher's mark, raise the subscriber's
-# mark to it, drop the subscription; then a crash of the subscriber (pg_ctl -m
-# immediate) and writes on it. For each
+# mark to it, drop the subscription; then writes on the subscriber by a session
+# opened (and generating) before the cut-over, a crash of the subscriber
+# (pg_ctl -m immediate), and writes by new sessions. For each
 # generator: no duplicate among all the keys, and no new key at or below the
 # publisher's largest. Without the raise the subscriber's clock puts its first
 # keys below the replicated ones. Once without and once with
@@ -24,6 +25,7 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use File::Basename ();
+use IPC::Run;
 use UlidTsid;
 
 my ($libfaketime) = grep { -e $_ } map { "$_/faketime/libfaketime.so.1" }
@@ -92,14 +94,15 @@ sub key_checks
 	my ($node, $what) = @_;
 	for my $c (@cols)
 	{
-		my ($dups, $below, $n) = split /\|/, $node->safe_psql('postgres', qq{
+		my ($dups, $below, $early, $n) = split /\|/, $node->safe_psql('postgres', qq{
+WITH top AS (SELECT $c AS k FROM keys WHERE origin = 'pub' ORDER BY $c DESC LIMIT 1)
 SELECT (SELECT count(*) - count(DISTINCT $c) FROM keys),
-       (SELECT count(*) FROM keys WHERE origin = 'sub'
-          AND $c <= (SELECT $c FROM keys WHERE origin = 'pub' ORDER BY $c DESC LIMIT 1)),
+       (SELECT count(*) FROM keys WHERE origin = 'sub' AND $c <= (SELECT k FROM top)),
+       (SELECT count(*) FROM keys WHERE origin = 'sub' AND sess = 0 AND $c <= (SELECT k FROM top)),
        (SELECT count(*) FROM keys WHERE origin = 'sub')});
 		is($dups, 0, "$what: $gens{$c}: no duplicate among the publisher's and the subscriber's keys");
 		is($below, 0, "$what: $gens{$c}: none of the subscriber's $n new keys at or below the publisher's largest"
-			  . sprintf(' (%d, %.0f%%)', $below, $n ? 100 * $below / $n : 0));
+			  . sprintf(' (%d, %.0f%%; %d of the session opened before the cut-over)', $below, $n ? 100 * $below / $n : 0, $early));
 	}
 }
 
@@ -139,6 +142,31 @@ for my $preload (0, 1)
 
 	# Writes on the publisher: 5 sessions of 1,000 rows over about 1.5 s.
 	write_rows($pub, 'pub', 5, 1000, 0.3);
+
+	# A session on the subscriber opened before the cut-over that has already
+	# generated (a pool's connection, say): it waits for a row in go, then
+	# writes 500 rows; its keys must be above the publisher's as well.
+	$sub->safe_psql('postgres', 'CREATE TABLE go (n int)');
+	my $tmp = PostgreSQL::Test::Utils::tempdir;
+	# (psql -f: each statement its own transaction, as psql -c would not do)
+	open my $fh, '>', "$tmp/early.sql" or die "$tmp/early.sql: $!";
+	print $fh q{
+INSERT INTO keys (origin, sess) VALUES ('early', 0);
+DO $$
+BEGIN
+  FOR i IN 1 .. 1200 LOOP
+    EXIT WHEN EXISTS (SELECT 1 FROM go);
+    PERFORM pg_sleep(0.05);
+  END LOOP;
+END $$;
+INSERT INTO keys (origin, sess) SELECT 'sub', 0 FROM generate_series(1, 500);
+};
+	close $fh;
+	my $early = IPC::Run::start(
+		[ 'psql', '-XAtq', '-v', 'ON_ERROR_STOP=1', '-d', $sub->connstr('postgres'), '-f', "$tmp/early.sql" ],
+		'<', '/dev/null', '>', "$tmp/early.out", '2>', "$tmp/early.err");
+	poll_until($sub, 'postgres', "SELECT count(*) = 1 FROM keys WHERE origin = 'early'")
+	  or die 'the early session did not generate';
 
 	# The recipe, as the page says (the application's writes have stopped).
 	my $have = $pub->safe_psql('postgres',
@@ -186,13 +214,16 @@ SELECT count(*) FROM keys WHERE ulid_timestamp(u) > '$mark' OR ulid_timestamp(m)
 			'0', "$mode: the publisher's mark ($mark) is at or above every key it made");
 	}
 	ok($raised, "$mode: the subscriber's mark was raised to the publisher's");
+	$sub->safe_psql('postgres', 'INSERT INTO go VALUES (1)');
+	is(finish_all($early), 0, "$mode: the session opened before the cut-over wrote its rows after it")
+	  or diag(slurp_file("$tmp/early.err"));
 
 	# The raise outlives a crash of the subscriber (the page says it is kept
 	# like the rest of the mark): pg_ctl -m immediate, started again 3 s behind.
 	$sub->stop('immediate');
 	start_with_clock($sub, -$behind);
 
-	# Writes on the subscriber: 6 sessions of 500 rows over about 6 s, past the
+	# Writes on the subscriber (besides the early session's 500): 6 sessions of 500 rows over about 6 s, past the
 	# time its clock needs to reach the publisher's last keys.
 	write_rows($sub, 'sub', 6, 500, 1);
 	key_checks($sub, "$mode, cut-over to a subscriber $behind s behind" . ($raised ? '' : ' WITHOUT the raise'));
