@@ -153,6 +153,18 @@ sub timed_sql
 # Unix ms of a timestamptz expression, as SQL.
 sub ms { return "(extract(epoch FROM $_[0]) * 1000)::bigint" }
 
+# Each generator's key of one session: 'today' or its year (the aliases first).
+my $dated = q{
+SELECT string_agg(g || '=' || CASE WHEN ts < now() + interval '1 day' THEN 'today' ELSE extract(year FROM ts)::text END, ' ' ORDER BY n)
+FROM (VALUES (1, 'compat.gen_ulid', ulid_timestamp(compat.gen_ulid())),
+             (2, 'compat.gen_monotonic_ulid', ulid_timestamp(compat.gen_monotonic_ulid())),
+             (3, 'compat.uuid_generate_v7', uuidv7_timestamp(compat.uuid_generate_v7())),
+             (4, 'generate_tsid', tsid_timestamp(generate_tsid())),
+             (5, 'generate_ulid', ulid_timestamp(generate_ulid())),
+             (6, 'generate_ulid_monotonic', ulid_timestamp(generate_ulid_monotonic())),
+             (7, 'generate_uuidv7', uuidv7_timestamp(generate_uuidv7()))) v(n, g, ts)};
+my $want = 'compat.gen_ulid=today compat.gen_monotonic_ulid=today compat.uuid_generate_v7=today '
+  . 'generate_tsid=today generate_ulid=today generate_ulid_monotonic=today generate_uuidv7=today';
 for my $preload (0, 1)
 {
 	my $mode = $preload ? 'preloaded' : 'not preloaded';
@@ -440,17 +452,6 @@ WHERE classid = 'pg_class'::regclass AND refobjid = (SELECT oid FROM pg_extensio
 			'-U', 'swapper');
 		is("$rc|$out", "0|$y2100|$y2100", "$mode: the owner sets the planted sequences to the year 2100") or diag($err);
 
-		my $dated = q{
-SELECT string_agg(g || '=' || CASE WHEN ts < now() + interval '1 day' THEN 'today' ELSE extract(year FROM ts)::text END, ' ' ORDER BY n)
-FROM (VALUES (1, 'compat.gen_ulid', ulid_timestamp(compat.gen_ulid())),
-             (2, 'compat.gen_monotonic_ulid', ulid_timestamp(compat.gen_monotonic_ulid())),
-             (3, 'compat.uuid_generate_v7', uuidv7_timestamp(compat.uuid_generate_v7())),
-             (4, 'generate_tsid', tsid_timestamp(generate_tsid())),
-             (5, 'generate_ulid', ulid_timestamp(generate_ulid())),
-             (6, 'generate_ulid_monotonic', ulid_timestamp(generate_ulid_monotonic())),
-             (7, 'generate_uuidv7', uuidv7_timestamp(generate_uuidv7()))) v(n, g, ts)};
-		my $want = 'compat.gen_ulid=today compat.gen_monotonic_ulid=today compat.uuid_generate_v7=today '
-		  . 'generate_tsid=today generate_ulid=today generate_ulid_monotonic=today generate_uuidv7=today';
 		for my $first ('compat.gen_ulid()', 'generate_tsid()')
 		{
 			($rc, $out, $err) = run_sql($node, 'swap', "SELECT $first IS NOT NULL;\n$dated", '-U', 'writer');
@@ -472,7 +473,9 @@ FROM (VALUES (1, 'compat.gen_ulid', ulid_timestamp(compat.gen_ulid())),
 		$node->safe_psql('postgres', 'SELECT count(generate_ulid()) + count(generate_tsid()) FROM generate_series(1, 100)');
 		$node->stop('fast');
 		start_with_clock($node, 0);
-		my ($rc, $out, $err) = run_sql($node, 'postgres', 'SELECT generate_ulid() IS NOT NULL, generate_tsid() IS NOT NULL');
+		my ($rc, $out, $err) = run_sql($node, 'postgres',
+			'SELECT round(extract(epoch FROM ulid_timestamp(generate_ulid()) - clock_timestamp()) / 86400), generate_tsid() IS NOT NULL');
+		note "$mode: a year ahead and back, a new session's ULID runs " . ($rc == 0 ? (split /\|/, $out)[0] : '?') . ' days ahead of the clock';
 		like($err, qr/WARNING:  ulid_tsid: keys run \d+ ms ahead of the clock/,
 			"$mode: a year ahead and back: a session making keys gets a WARNING that they run ahead of the clock (more than ulid_tsid.max_lead)");
 		like($err, qr/HINT:  .*ulid_tsid_mark_reset\(\)/, "$mode: ... with a hint naming ulid_tsid_mark_reset()");
@@ -500,6 +503,26 @@ SELECT abs(extract(epoch FROM tsid_timestamp(generate_tsid()) - clock_timestamp(
        abs(extract(epoch FROM uuidv7_timestamp(generate_uuidv7()) - clock_timestamp())) < 60});
 		is($rc == 0 ? $out : "error: $err", 't|t|t',
 			"$mode: after the reset a new session's generate_tsid() works and its TSID, ULID and UUIDv7 carry today's time");
+	}
+
+	# --- 2, again: the doors the API opens to the database owner -------------
+	# The owner may raise the mark of their own database (ulid_tsid_mark_dumped
+	# is theirs, ulid_tsid_mark_raise() is allowed to them): it must stay
+	# there. Before issue 33 neither door exists (both statements fail) and
+	# other databases keep today's date; preloaded, the generators share one
+	# sequence for the cluster, so a raise that reached it would date every
+	# database's keys. Last, as it may leave the cluster's keys in 2100.
+	{
+		my ($rc, $out, $err) = psql_file($node, 'swap',
+			"SELECT setval('ulid_tsid_mark_dumped', 4102444800000);\nSELECT ulid_tsid_mark_raise('2100-01-01 00:00:01+00');",
+			'-U', 'swapper');
+		note "$mode: the owner of database swap raises its mark to 2100: " . ($err eq '' ? "accepted ($out)" : "refused: $err");
+		# Someone generates in the owner's database (a new backend reads its mark).
+		($rc, $out, $err) = run_sql($node, 'swap', 'SELECT extract(year FROM tsid_timestamp(generate_tsid()))', '-U', 'writer');
+		note "$mode: then a key of another role in database swap is of the year " . ($rc == 0 ? $out : "? ($err)");
+		($rc, $out, $err) = run_sql($node, 'postgres', "SELECT generate_tsid() IS NOT NULL;\n$dated");
+		is($rc == 0 ? (split /\n/, $out)[1] : "error: $err", $want,
+			"$mode: after a database owner raised the mark of their database to 2100, a session in another database: no key is dated 2100, none fails");
 	}
 
 	$node->stop;
