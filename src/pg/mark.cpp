@@ -55,6 +55,7 @@ extern "C" {
 #include "utils/acl.h"
 #include "utils/fmgroids.h"
 #include "utils/guc.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/syscache.h"
@@ -94,7 +95,9 @@ LocalTransactionId g_absent_in = InvalidLocalTransactionId;
 
 int g_max_lead_ms = 60000;           // ulid_tsid.max_lead
 int g_raise_limit_s = 86400;         // ulid_tsid.raise_limit
-std::int64_t g_warned_at_ms = std::numeric_limits<std::int64_t>::min();
+bool g_warned = false;               // the lead WARNING: given yet, and when
+std::int64_t g_warned_at_ms = 0;
+bool g_callback_registered = false;
 std::int64_t g_ahead_step = 0;       // mark_next_ahead_step(): this backend's next per-backend ahead step
 
 LocalTransactionId current_local_xid() {
@@ -161,12 +164,24 @@ Oid member_sequence(Oid extension, Oid schema, Oid extension_owner, MarkSequence
   return relid;
 }
 
+// A relcache invalidation of the mark (ulid_tsid_mark_raise() and _reset()
+// send one when they commit), or of every relation: this backend reads the
+// mark again before its next value, so that a session opened before a raise
+// or a reset follows it from its next transaction.
+void mark_moved_by_hand(Datum, Oid relid) {
+  if (relid == InvalidOid || relid == g_location.relid[kReservedSeq]) g_mark_state.settled = false;
+}
+
 // Finds the mark: the schema and members of the ulid_tsid extension. False
 // when this database has none (no extension, or one whose SQL objects predate
 // the mark): the caller then generates without one, as before 0.4.0, and the
 // next transaction looks again.
 bool find_mark() {
   if (g_location.found) return true;
+  if (!g_callback_registered) {
+    CacheRegisterRelcacheCallback(mark_moved_by_hand, static_cast<Datum>(0));
+    g_callback_registered = true;
+  }
   if (g_absent_in != InvalidLocalTransactionId && g_absent_in == current_local_xid()) return false;
   MarkLocation location;
   const Oid extension = get_extension_oid("ulid_tsid", true);
@@ -353,6 +368,16 @@ void cover_everything(MarkState& mark) {
   know(mark, {std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::max(), 1});
 }
 
+// After a superuser set the mark back (ulid_tsid_mark_reset() in another
+// session): this backend's own generators go back to it too. Shared ticks are
+// not touched here: the reset moved them once, and values made since are above.
+void apply_reset(ProcessState& state, std::int64_t ms) {
+  if (!state.ulid.ticks().shared()) state.ulid.reset_above_ms(ms);
+  if (!state.uuidv7.ticks().shared()) state.uuidv7.reset_above_ms(ms);
+  if (!state.tsid.ticks().shared()) state.tsid.reset_above_ms(ms);
+  state.ulid_monotonic.reset_above_ms(ms);
+}
+
 void apply_floor(ProcessState& state, std::int64_t ms) {
   if (ms <= 0) return;
   state.ulid.start_above_ms(ms);
@@ -435,12 +460,19 @@ void mark_prepare_slow(FunctionCallInfo, ProcessState& state) {
     return;
   }
   XLogFlush(lsn);  // what `known` covers must be durable before a value relies on it
-  mark.lifetime = current_lifetime();
+  const std::uint64_t lifetime = current_lifetime();
+  // The reservation of this lifetime lower than this backend saw it: a
+  // superuser set the mark back (nothing else lowers it within a lifetime).
+  if (mark.settled_once && stored.lifetime == lifetime && mark.lifetime == lifetime &&
+      stored.reserved_ms < mark.known.reserved_ms) {
+    apply_reset(state, mark_start_floor(stored, lifetime));
+  }
+  mark.lifetime = lifetime;
   apply_floor(state, mark_start_floor(stored, mark.lifetime));
   know(mark, stored);
   mark.ready = true;
   mark.in_recovery = false;
-  mark.settled = true;
+  mark.settled = mark.settled_once = true;
 }
 
 void mark_reserve_slow(std::int64_t value_ms, std::int64_t now_ms, bool per_backend) {
@@ -467,7 +499,8 @@ void mark_reserve_slow(std::int64_t value_ms, std::int64_t now_ms, bool per_back
   XLogFlush(lsn);
   know(mark, stored);
   const std::int64_t lead = value_ms - now_ms;
-  if (g_max_lead_ms > 0 && lead > g_max_lead_ms && now_ms - g_warned_at_ms >= 60000) {
+  if (g_max_lead_ms > 0 && lead > g_max_lead_ms && (!g_warned || now_ms - g_warned_at_ms >= 60000)) {
+    g_warned = true;
     g_warned_at_ms = now_ms;
     ereport(WARNING, (errmsg("ulid_tsid: keys run %lld ms ahead of the clock", static_cast<long long>(lead)),
                       errdetail("They continue above the generators' mark, which earlier keys set; the clock is "
@@ -508,7 +541,9 @@ Datum ulid_tsid_status(PG_FUNCTION_ARGS) {
     have_mark = true;
   }
   const std::int64_t now_ms = unix_ms_now();
-  values[0] = timestamptz_or_null_ms(stored.reserved_ms, &nulls[0]);
+  // `mark`: no value made so far is above it (the reservation, or a floor a
+  // restore or a raise put above it).
+  values[0] = timestamptz_or_null_ms(mark_max(stored.reserved_ms, stored.floor_ms), &nulls[0]);
   values[1] = timestamptz_or_null_ms(stored.floor_ms, &nulls[1]);
   const std::int64_t top = mark_max(stored.reserved_ms, stored.floor_ms);
   Interval* lead = static_cast<Interval*>(palloc0(sizeof(Interval)));
@@ -565,6 +600,7 @@ Datum ulid_tsid_mark_raise(PG_FUNCTION_ARGS) {
   write_record(&seq, next, &lsn);
   close_mark(&seq);
   XLogFlush(lsn);
+  CacheInvalidateRelcacheByRelid(g_location.relid[kReservedSeq]);  // other sessions read it again
   // This backend's generators (and, preloaded, every backend's) start above it now.
   apply_floor(process_state(), next.floor_ms);
   if (g_mark_state.settled) know(g_mark_state, next);
@@ -595,6 +631,7 @@ Datum ulid_tsid_mark_reset(PG_FUNCTION_ARGS) {
   write_record(&seq, next, &lsn);
   close_mark(&seq);
   XLogFlush(lsn);
+  CacheInvalidateRelcacheByRelid(g_location.relid[kReservedSeq]);  // other sessions follow (apply_reset())
   // Every generator of this backend, and preloaded every backend's shared
   // ticks, continue from the new mark.
   ProcessState& state = process_state();
@@ -603,7 +640,7 @@ Datum ulid_tsid_mark_reset(PG_FUNCTION_ARGS) {
   state.tsid.reset_above_ms(target);
   state.uuidv7.reset_above_ms(target);
   know(mark, next);
-  mark.ready = mark.settled = true;
+  mark.ready = mark.settled = mark.settled_once = true;
   mark.in_recovery = false;
   g_ahead_step = 0;
   PG_RETURN_TIMESTAMPTZ(timestamptz_from_unix_ms(target));

@@ -17,6 +17,7 @@ struct MarkState {
   bool settled = false;      // prepared, and not on a hot standby (which prepares again once promoted)
   bool ready = false;        // prepared: floors applied, `known` valid
   bool in_recovery = false;  // prepared on a hot standby
+  bool settled_once = false; // settled at least once: `known` is this backend's last view of the mark
   std::uint64_t lifetime = 0;
   MarkRecord known;          // a flushed record: what values are covered without a write
   // mark_covers(known, lifetime, ...) folded into two numbers for the fast path:

@@ -1,4 +1,4 @@
-# Issue 33: the side doors of the persisted mark (README: Guarantees), each
+# The side doors of the persisted mark (docs/guarantees.md), each
 # run without and with shared_preload_libraries = 'ulid_tsid':
 #  1. a session whose first generator is a compat alias (ulid_tsid_compat, in
 #     its own schema) must still keep the mark: it moves and covers the
@@ -29,12 +29,12 @@
 #     0.3 s;
 #  7. ulid_tsid_status(): one row, preloaded as configured, node_bits and
 #     node_id as set in postgresql.conf, standby false on a primary.
-# They run in the order 7, 3, 1, 4, 6, 2, 5: before issue 33 the planted 2100
+# They run in the order 7, 3, 1, 4, 6, 2, 5: before 0.4.0's fix the planted 2100
 # of case 2 reaches a preloaded cluster's shared sequence, in every database,
 # so it comes after the cases it would disturb, and case 5 moves the clock last.
-# Every wait is bounded (the code before issue 33 holds a buffer lock, so
+# Every wait is bounded (the code before that fix held a buffer lock, so
 # interrupts, while it waits for the mark's relation lock): a check that
-# would hang fails after its bound instead. The API is /work/notes/mark-api.md
+# would hang fails after its bound instead. The functions and settings are on docs/guarantees.md
 # (ulid_tsid_status(), ulid_tsid_mark_reset(), ulid_tsid.max_lead): where a
 # function is missing its checks fail with a message that says so.
 use strict;
@@ -403,7 +403,7 @@ FROM keys4 WHERE round = 2}, '-U', 'owner4');
 		# --- 2, again: the doors the API opens to the database owner ---------
 		# The owner may raise the mark of their own database (ulid_tsid_mark_dumped
 		# is theirs, ulid_tsid_mark_raise() is allowed to them): it must stay
-		# there. Before issue 33 neither door exists (both statements fail) and
+		# there. Before the fix neither door exists (both statements fail) and
 		# a database owner cannot reach other databases' keys. Preloaded, the
 		# generators share one sequence for the cluster, so a raise that reached
 		# it would date every database's keys. Here, on this cluster, which
