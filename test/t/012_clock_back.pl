@@ -4,7 +4,7 @@
 # which the postmaster reinitializes without a restart) or, on a promoted standby,
 # one whose row the standby received, whatever the server's clock reads.
 # The clock is set with libfaketime (Debian's faketime package): each restart
-# sets it back to where the previous keys began, and once three hours back; a
+# sets it back to 30 s before the previous keys began, and once three hours back; a
 # streaming standby runs behind the primary's clock and is promoted; a pg_dump
 # is restored into a new cluster whose clock is an hour behind, and the server
 # is upgraded with pg_upgrade (to the same major) and started an hour behind. Every round
@@ -81,14 +81,19 @@ sub round_start_ms
 		"SELECT (extract(epoch FROM min(ulid_timestamp(u))) * 1000)::bigint FROM keys WHERE round = $round");
 }
 
-# The offset (s) that puts a clock started now at Unix ms $target by the time
+# The offset (s) that puts a clock started now at Unix ms $target_ms by the time
 # the first new key is made (a start and the first session take about 0.4 s
-# here), so that the new keys would fall below the old ones. The callers aim a
-# second before the earlier round's first key: after pg_ctl -m immediate the
-# start replays WAL, and on a loaded machine a clock aimed at that key itself
-# had passed the earlier round's last one by the time the new keys began (260
-# to 760 ms of margin measured on an idle machine), testing the clock, not the
-# mark; check_round() says how far behind it was, and requires that it was.
+# here), so that the new keys would fall below the old ones. The callers aim
+# $set_back_ms before the earlier round's first key: a start after pg_ctl -m
+# immediate replays WAL, and on a loaded machine a clock aimed a second before
+# that key had passed the earlier round's last one by 1,241 ms when the new keys
+# began (15, a loaded run), testing the clock, not the mark; check_round() says
+# how far behind it was, and requires that it was. The new keys then run ahead
+# of the clock for the whole round, so the round after a set-back round
+# measures the jump over a reservation made ahead of the clock (value + 10 ms),
+# and the clean restart's, after a round that followed the clock, the one made
+# from the clock (clock + 250 ms).
+my $set_back_ms = 30_000;
 sub offset_to
 {
 	my ($target_ms) = @_;
@@ -127,10 +132,15 @@ SELECT ((extract(epoch FROM (SELECT max(ulid_timestamp(u)) FROM keys WHERE round
 	ok($behind > 0, "$what: the clock was behind the earlier keys when the new ones began ($behind ms): the mark, not the clock, kept them above");
 	# A new lifetime starts just above the reservation of the one before, which
 	# reaches kMarkReserveMs (250 ms) past the clock of its last write, itself at
-	# or before the last earlier key: 251 ms at most, more only where another
+	# or before the last earlier key (or kMarkAheadReserveMs, 10 ms, past a value
+	# running ahead of the clock): 251 ms at most, more only where another
 	# generator of the last row wrote it later than the row's ULID was made (a
 	# backend descheduled between the two on a loaded machine): $max_jump_ms
-	# leaves room for that, and a mark reaching 1,000 ms ahead fails it.
+	# leaves room for that. A reservation reaching 1,000 ms past the clock failed
+	# it after the rounds that followed the clock (the clean restart's and the
+	# promoted standby's: 390-495 ms, less the further the last key was from
+	# the last reservation), one reaching 400 ms past a value running ahead
+	# after every other round (401 ms).
 	ok($jump > 0 && $jump <= $max_jump_ms, "$what: the new keys continue from the mark, at most $max_jump_ms ms above the earlier ones ($jump ms)");
 	return $jump;
 }
@@ -153,7 +163,7 @@ for my $preload (0, 1)
 	for my $step (@steps)
 	{
 		my ($what, $stop) = @$step;
-		my $target = round_start_ms($node, $round) - 1000;
+		my $target = round_start_ms($node, $round) - $set_back_ms;
 		$stop->();
 		start_with_clock($node, offset_to($target));
 		$round++;
