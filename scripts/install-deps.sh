@@ -1,7 +1,18 @@
 #!/usr/bin/env bash
-# Installs everything the build, the tests and the benchmarks need, from
-# Debian's packages. Skips apt when all of it is already there.
+# Installs, from Debian's packages (bookworm, its PostgreSQL 15), what the
+# project needs. Skips apt when all of it is already there.
+#
+#   bash scripts/install-deps.sh                 everything: the build, every test
+#                                                suite, the benchmarks, the packages
+#   bash scripts/install-deps.sh --build         only what building and installing
+#                                                the extension needs (the README's list)
+#   bash scripts/install-deps.sh --chroot-tools  only what scripts/chroot.sh needs
 set -euo pipefail
+
+# Building: a C++17 compiler, make, libsodium's headers, the server's -dev
+# package (pg_config, server headers) and clang for the LLVM bitcode PGXS
+# compiles for a server built with LLVM (bookworm's 15 names clang-14).
+BUILD_PACKAGES=(make g++ clang-14 llvm-14 libsodium-dev postgresql-server-dev-15 postgresql-15)
 
 PACKAGES=(
   make g++ clang clang-14 libclang-rt-14-dev llvm-14 pkg-config
@@ -22,6 +33,7 @@ if ! command -v node >/dev/null || ! command -v npm >/dev/null; then PACKAGES+=(
 # --chroot-tools: only what scripts/chroot.sh needs, so that scripts/test.sh can
 # start making the chroots while the rest installs.
 [ "${1:-}" = --chroot-tools ] && PACKAGES=(debootstrap debian-archive-keyring gpgv ca-certificates util-linux xz-utils gzip bzip2)
+[ "${1:-}" = --build ] && PACKAGES=("${BUILD_PACKAGES[@]}")
 
 missing=()
 for p in "${PACKAGES[@]}"; do

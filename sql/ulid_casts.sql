@@ -44,3 +44,15 @@ SELECT regress_try(format('SELECT ulid_lower_bound(%L)', t)) FROM (VALUES
   ('1969-12-31 23:59:59.999+00'), ('10889-08-02 05:31:50.656+00'), ('infinity'), ('-infinity')) v(t);
 SELECT regress_try($$SELECT '-infinity'::timestamptz::ulid$$);
 RESET timezone;
+
+-- timestamp (without time zone), read as UTC whatever the session's TimeZone,
+-- as pgx_ulid and pg-ulid cast it; the same range and errors as timestamptz.
+SET TimeZone = 'America/New_York';
+SELECT '01GV5PA9EQG7D82Q3Y4PKBZSYV'::ulid::timestamp AS as_utc,
+       '01GV5PA9EQG7D82Q3Y4PKBZSYV'::ulid::timestamp = ('01GV5PA9EQG7D82Q3Y4PKBZSYV'::ulid::timestamptz AT TIME ZONE 'UTC') AS same_instant;
+SELECT '2023-03-13 12:34:56.789'::timestamp::ulid AS lower_bound,
+       '2023-03-13 12:34:56.789'::timestamp::ulid = ulid_lower_bound('2023-03-13 12:34:56.789+00') AS same_as_timestamptz;
+SELECT '10889-08-02 05:31:50.655'::timestamp::ulid::timestamp AS last_millisecond;
+SELECT split_part(regress_try(format('SELECT %L::timestamp::ulid', t)), ':', 1) AS sqlstate
+FROM (VALUES ('1969-12-31 23:59:59.999'), ('infinity'), ('-infinity')) v(t);
+RESET TimeZone;

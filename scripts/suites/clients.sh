@@ -2,7 +2,7 @@
 # Real client drivers against the extension (test/clients): psycopg 3,
 # psycopg2, asyncpg, node-postgres with the npm reference ID libraries (ulid,
 # uuid, tsid-ts) and pgjdbc, each a program that prints "ok N" / "not ok N"
-# lines; plus the check that the README's client recipes are the code these
+# lines; plus the check that docs/clients.md's recipes are the code these
 # programs run. The clients are the host's; a chroot's server is reached through
 # its socket directory under the chroot, pgjdbc (TCP only) through 127.0.0.1.
 #   PG_MAJOR=17 bash scripts/suites/clients.sh   (after scripts/suites/build.sh)

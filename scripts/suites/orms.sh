@@ -2,7 +2,7 @@
 # The ORMs people write their schemas in, against the extension (test/orms): Django
 # (python3-django), SQLAlchemy with Alembic (python3-sqlalchemy, python3-alembic) and
 # ActiveRecord (ruby-activerecord, ruby-pg), Debian's, each a program that prints
-# "ok N" / "not ok N" lines; plus the check that the README's ORM recipes are the code
+# "ok N" / "not ok N" lines; plus the check that the recipes of docs/orms-python.md and orms-ruby.md are the code
 # these programs run. Each program gets an empty database: its own migrations create
 # the extension and the tables. The programs are the host's; a chroot's server is
 # reached through its socket directory under the chroot, and ActiveRecord's

@@ -4,7 +4,7 @@
 # pinned in test/orms/node/package-lock.json. Each is a program that prints
 # "ok N" / "not ok N" lines, on its own database, on ulid, tsid, bigint DEFAULT
 # generate_tsid() and uuid DEFAULT generate_uuidv7() keys; plus the check that
-# the README's ORM recipes are the code these programs run. The programs are the
+# the recipes of docs/orms-node.md are the code these programs run. The programs are the
 # host's node; a chroot's server is reached through its socket directory.
 #   PG_MAJOR=17 bash scripts/suites/orms_node.sh   (after scripts/suites/build.sh)
 set -uo pipefail

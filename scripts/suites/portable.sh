@@ -7,7 +7,7 @@
 # edition are copied into the other (COPY through psql) and compared there, set
 # based: text (also lower case and aliases), decoding, order, timestamps; the
 # bounds; strictness (the same errors for a list of bad inputs); 8 concurrent
-# writers; partition pruning; and the README's switch recipes, both ways, in a
+# writers; partition pruning; and docs/portable.md's switch recipes, both ways, in a
 # third database "switch".
 #   PG_MAJOR=17 bash scripts/suites/portable.sh   (after scripts/suites/build.sh)
 # PORTABLE_TSIDS, PORTABLE_ULIDS, PORTABLE_UUIDV7S: values per kind and direction
@@ -299,10 +299,10 @@ for k in tsid ulid v7; do
     sql_true "SELECT count(*) = 100 FROM $today" portable
 done
 
-# --- the switch: the README's recipes, as they stand there --------------------------
-recipe() { awk -v name="$1" '$0 == "<!-- portable: " name " -->" { on = 1; next } on == 1 && /^```sql$/ { on = 2; next } on == 2 && /^```$/ { exit } on == 2' README.md; }
+# --- the switch: docs/portable.md's recipes, as they stand there --------------------------
+recipe() { awk -v name="$1" '$0 == "<!-- portable: " name " -->" { on = 1; next } on == 1 && /^```sql$/ { on = 2; next } on == 2 && /^```$/ { exit } on == 2' docs/portable.md; }
 for r in to_native convert to_portable; do recipe "$r" >"$WORK/recipe-$r.sql"; done
-check "README.md shows the three switch recipes" \
+check "docs/portable.md shows the three switch recipes" \
   bash -c "[ -s $WORK/recipe-to_native.sql ] && [ -s $WORK/recipe-convert.sql ] && [ -s $WORK/recipe-to_portable.sql ]"
 psql -qXAt -U owner -d switch -v schema=keys -f "$FILE" >/dev/null
 q switch >"$WORK/switch.log" 2>&1 <<'SQL'
@@ -331,7 +331,7 @@ defaults_sql="SELECT string_agg(DISTINCT CASE WHEN e.oid IS NULL THEN 'portable'
   JOIN pg_proc p ON p.oid = dep.refobjid AND p.proname LIKE 'generate%'
   LEFT JOIN pg_depend x ON x.classid = 'pg_proc'::regclass AND x.objid = p.oid AND x.refclassid = 'pg_extension'::regclass
   LEFT JOIN pg_extension e ON e.oid = x.refobjid"
-check "switch to native: the README recipe runs as the owner" \
+check "switch to native: the docs recipe runs as the owner" \
   bash -c "psql -qXAt -v ON_ERROR_STOP=1 -U owner -d switch -f $WORK/recipe-to_native.sql >$WORK/switch-to_native.log 2>&1"
 check "switch to native: every stored key, its text and its time unchanged" \
   same_keys
@@ -345,7 +345,7 @@ check "switch to native: new keys sort after the old ones, the native text of ol
      AND (SELECT bool_and(id::tsid::text = tsid_to_text(id)) FROM orders)
      AND (SELECT bool_and(id::ulid::text = ulid_to_text(id)) FROM events)" switch
 file_before="$(q switch -c "SELECT pg_relation_filenode('orders') || ' ' || pg_relation_filenode('events')")"
-check "convert: the README's column conversion runs" \
+check "convert: the docs' column conversion runs" \
   bash -c "psql -qXAt -v ON_ERROR_STOP=1 -U owner -d switch -f $WORK/recipe-convert.sql >$WORK/switch-convert.log 2>&1"
 check "convert: the columns are tsid and ulid, the tables were not rewritten" sql_true "
   SELECT (SELECT format_type(atttypid, NULL) FROM pg_attribute WHERE attrelid = 'orders'::regclass AND attname = 'id') IN ('tsid', 'keys.tsid')
@@ -355,7 +355,7 @@ check "convert: every stored key, its text and its time unchanged" \
   same_keys
 q switch -c "INSERT INTO orders (note) SELECT 'native' FROM generate_series(1, 100)" 2>>"$WORK/switch.log"
 before2="$(q switch -c "SELECT md5(string_agg(id::bigint::text, ',' ORDER BY id::bigint)) FROM orders UNION ALL SELECT md5(string_agg(id::uuid::text, ',' ORDER BY id::uuid)) FROM events")"
-check "switch back: the README recipe runs as the owner" \
+check "switch back: the docs recipe runs as the owner" \
   bash -c "psql -qXAt -v ON_ERROR_STOP=1 -U owner -d switch -f $WORK/recipe-to_portable.sql >$WORK/switch-to_portable.log 2>&1"
 check "switch back: every key (portable and native ones) unchanged, columns bigint and uuid again" sql_true "
   SELECT (SELECT md5(string_agg(id::bigint::text, ',' ORDER BY id::bigint)) FROM orders) || (SELECT md5(string_agg(id::uuid::text, ',' ORDER BY id::uuid)) FROM events)

@@ -18,6 +18,8 @@ PG_FUNCTION_INFO_V1(ulid_from_bytea);
 PG_FUNCTION_INFO_V1(ulid_timestamp);
 PG_FUNCTION_INFO_V1(ulid_lower_bound);
 PG_FUNCTION_INFO_V1(ulid_upper_bound);
+PG_FUNCTION_INFO_V1(ulid_to_timestamp);
+PG_FUNCTION_INFO_V1(ulid_from_timestamp);
 PG_FUNCTION_INFO_V1(ulid_smaller);
 PG_FUNCTION_INFO_V1(ulid_larger);
 PG_FUNCTION_INFO_V1(generate_ulid);
@@ -80,6 +82,12 @@ Datum ulid_lower_bound(PG_FUNCTION_ARGS) { return uuid_bound_of(fcinfo, ulid_bou
 
 // The largest ulid of the timestamp's millisecond (random part all ones).
 Datum ulid_upper_bound(PG_FUNCTION_ARGS) { return uuid_bound_of(fcinfo, ulid_bound, true, OutOfRange::kError, "ulid"); }
+
+// The casts to and from timestamp (UTC): a timestamp's microseconds are the
+// UTC instant's timestamptz. Symbols of their own, so that the planner's
+// lookup by C symbol (extension_objects.cpp) finds ulid_timestamp() alone.
+Datum ulid_to_timestamp(PG_FUNCTION_ARGS) { return ulid_timestamp(fcinfo); }
+Datum ulid_from_timestamp(PG_FUNCTION_ARGS) { return ulid_lower_bound(fcinfo); }
 
 // min() and max() transition functions.
 Datum ulid_smaller(PG_FUNCTION_ARGS) {

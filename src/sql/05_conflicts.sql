@@ -63,7 +63,7 @@ BEGIN
       'uuid_extract_timestamp(pg_catalog.uuid)', 'uuid_extract_version(pg_catalog.uuid)',
       'uuidv7_timestamp(pg_catalog.uuid)',
       'ulid_in(pg_catalog.cstring)', 'ulid_recv(pg_catalog.internal)', 'ulid_sortsupport(pg_catalog.internal)',
-      'ulid_from_bytea(pg_catalog.bytea)',
+      'ulid_from_bytea(pg_catalog.bytea)', 'ulid_from_timestamp(pg_catalog.timestamp)',
       'tsid_in(pg_catalog.cstring)', 'tsid_recv(pg_catalog.internal)', 'tsid_sortsupport(pg_catalog.internal)',
       'ulid_lower_bound(pg_catalog.timestamptz)', 'ulid_upper_bound(pg_catalog.timestamptz)',
       'ulid_lower_bound_clamped(pg_catalog.timestamptz)', 'ulid_upper_bound_clamped(pg_catalog.timestamptz)',
@@ -83,6 +83,7 @@ BEGIN
       'public_id_to_tsid(pg_catalog.text, pg_catalog.text, pg_catalog.bytea)',
       'public_id_to_bigint(pg_catalog.text, pg_catalog.text, pg_catalog.bytea)',
       'ulid_tsid_time_support(pg_catalog.internal)',
+      'ulid_tsid_status()', 'ulid_tsid_mark_raise(pg_catalog.timestamptz)', 'ulid_tsid_mark_reset(pg_catalog.timestamptz)',
       'ulid_tsid_scalarltsel(pg_catalog.internal, pg_catalog.oid, pg_catalog.internal, pg_catalog.int4)',
       'ulid_tsid_scalarlesel(pg_catalog.internal, pg_catalog.oid, pg_catalog.internal, pg_catalog.int4)',
       'ulid_tsid_scalargtsel(pg_catalog.internal, pg_catalog.oid, pg_catalog.internal, pg_catalog.int4)',
@@ -120,6 +121,33 @@ BEGIN
       MESSAGE := pg_catalog.format('ulid_tsid cannot be created in schema %I: function %s already exists', target, shown),
       DETAIL := pg_catalog.format('It is %s; ulid_tsid creates a function of that name and argument types in the schema it is created in.', what),
       HINT := advice;
+  END LOOP;
+END
+$conflicts$;
+
+-- The mark's sequences (src/sql/35_mark.sql): a relation of one of their names
+-- in the target schema, planted by any role with CREATE there, gets an error
+-- that names it instead of a bare "already exists".
+DO $conflicts$
+DECLARE
+  target pg_catalog.text := pg_catalog.current_schema();
+  rel_name pg_catalog.text;
+  what pg_catalog.text;
+BEGIN
+  FOREACH rel_name IN ARRAY ARRAY['ulid_tsid_mark', 'ulid_tsid_mark_floor', 'ulid_tsid_mark_dumped']::pg_catalog.text[] LOOP
+    SELECT pg_catalog.format('a %s that belongs to role %I',
+             CASE c.relkind WHEN 'S' THEN 'sequence' WHEN 'r' THEN 'table' WHEN 'v' THEN 'view'
+                            WHEN 'm' THEN 'materialized view' WHEN 'i' THEN 'index' WHEN 'p' THEN 'partitioned table'
+                            WHEN 'f' THEN 'foreign table' ELSE 'relation' END, r.rolname)
+      INTO what
+      FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace
+      JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) c.relowner
+     WHERE n.nspname OPERATOR(pg_catalog.=) target AND c.relname OPERATOR(pg_catalog.=) rel_name;
+    CONTINUE WHEN what IS NULL;
+    RAISE EXCEPTION USING ERRCODE := 'duplicate_table',
+      MESSAGE := pg_catalog.format('ulid_tsid cannot be installed in schema %I: relation %I.%I already exists', target, target, rel_name),
+      DETAIL := pg_catalog.format('It is %s; ulid_tsid keeps its generators'' high-water mark in a sequence of that name in its schema.', what),
+      HINT := 'Drop or rename it (it is not ulid_tsid''s), or install ulid_tsid in another schema (CREATE EXTENSION ulid_tsid SCHEMA ...).';
   END LOOP;
 END
 $conflicts$;

@@ -153,6 +153,15 @@ CREATE FUNCTION ulid_upper_bound(timestamptz) RETURNS ulid
 COMMENT ON FUNCTION ulid_timestamp(ulid) IS 'creation time of a ulid, to the millisecond';
 COMMENT ON FUNCTION ulid_lower_bound(timestamptz) IS 'smallest ulid of the timestamp''s millisecond: WHERE id >= ulid_lower_bound(t1) AND id < ulid_lower_bound(t2) is an index range scan';
 COMMENT ON FUNCTION ulid_upper_bound(timestamptz) IS 'largest ulid of the timestamp''s millisecond';
+-- timestamp (without time zone) read as UTC, as pgx_ulid and pg-ulid cast it:
+-- its microseconds are the same number as the UTC instant's timestamptz, so
+-- the same C code serves, with the same range and errors.
+CREATE FUNCTION ulid_to_timestamp(ulid) RETURNS timestamp
+    AS 'MODULE_PATHNAME', 'ulid_to_timestamp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ulid_from_timestamp(timestamp) RETURNS ulid
+    AS 'MODULE_PATHNAME', 'ulid_from_timestamp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION ulid_to_timestamp(ulid) IS 'creation time of a ulid as a UTC timestamp, to the millisecond';
+COMMENT ON FUNCTION ulid_from_timestamp(timestamp) IS 'smallest ulid of a UTC timestamp''s millisecond';
 
 -- bytea: uuid_send already returns the 16 raw bytes.
 CREATE FUNCTION ulid_to_bytea(ulid) RETURNS bytea
@@ -179,7 +188,11 @@ COMMENT ON CAST (text AS ulid) IS 'ulid from 26 Crockford base32 characters';
 COMMENT ON CAST (ulid AS bytea) IS 'the 16 big-endian bytes (ulid_to_bytea)';
 COMMENT ON CAST (bytea AS ulid) IS 'ulid from exactly 16 bytes (ulid_from_bytea)';
 COMMENT ON CAST (ulid AS timestamptz) IS 'creation time, to the millisecond (ulid_timestamp)';
+CREATE CAST (ulid AS timestamp) WITH FUNCTION ulid_to_timestamp(ulid);
+CREATE CAST (timestamp AS ulid) WITH FUNCTION ulid_from_timestamp(timestamp);
 COMMENT ON CAST (timestamptz AS ulid) IS 'smallest ulid of the timestamp''s millisecond (ulid_lower_bound)';
+COMMENT ON CAST (ulid AS timestamp) IS 'creation time as a UTC timestamp (ulid_to_timestamp), as pgx_ulid and pg-ulid';
+COMMENT ON CAST (timestamp AS ulid) IS 'smallest ulid of a UTC timestamp''s millisecond (ulid_from_timestamp)';
 
 -- Generators. VOLATILE; PARALLEL RESTRICTED so that a session's values come
 -- from the leader and keep their strict order.

@@ -1,10 +1,12 @@
-"""The README's client (and ORM) recipes are the code the tests run.
+"""The documentation's client (and ORM) recipes are the code the tests run.
 
-Each recipe in README.md is a fenced code block right after a line
+Each recipe in README.md or docs/*.md (docs/clients.md, docs/orms-*.md) is a
+fenced code block right after a line
     <!-- recipe: test/clients/FILE NAME -->
 and must equal, line for line, the lines of FILE between the comments
 "README NAME: begin" and "README NAME: end" (dedented). Every such snippet in
-the directories checked must be shown in the README. Prints one ok / not ok line each.
+the directories checked must be shown in the docs. Prints one ok / not ok line each.
+(The programs' markers keep the name "README" for the documentation as a whole.)
     readme_recipes.py                 test/clients (the clients suite)
     readme_recipes.py DIR...          those directories of the checkout, e.g. test/orms/django
                                       (the orms suite); README recipes of other paths are not
@@ -41,11 +43,14 @@ def snippets():
 
 
 def readme_recipes():
-    """{(relative path, name): code block} from README.md."""
-    text = (ROOT / "README.md").read_text()
+    """{(relative path, name): code block} from README.md and docs/*.md."""
     pattern = re.compile(r"<!-- recipe: (\S+) (\S+) -->\n```[a-z]*\n(.*?)\n```", re.S)
-    return {(m.group(1), m.group(2)): m.group(3).strip("\n") for m in pattern.finditer(text)
-            if any(m.group(1).startswith(d + "/") for d in DIRS)}
+    found = {}
+    for page in [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md")):
+        for m in pattern.finditer(page.read_text()):
+            if any(m.group(1).startswith(d + "/") for d in DIRS):
+                found[(m.group(1), m.group(2))] = m.group(3).strip("\n")
+    return found
 
 
 def body(t):
@@ -57,9 +62,9 @@ def body(t):
             n = sum(1 for path, _ in code if path.startswith(d + "/"))
             t.ok(n >= 1, f"the programs in {d} mark their recipes ({n} found)")
     for key in sorted(set(code) | set(shown)):
-        what = f"README recipe {key[1]} is the code {key[0]} runs"
+        what = f"docs recipe {key[1]} is the code {key[0]} runs"
         if key not in shown:
-            t.ok(False, what, "not in README.md (a '<!-- recipe: PATH NAME -->' line before a code block)")
+            t.ok(False, what, "not in README.md or docs/*.md (a '<!-- recipe: PATH NAME -->' line before a code block)")
         elif key not in code:
             t.ok(False, what, "no such snippet between README begin/end comments")
         else:

@@ -1,5 +1,5 @@
-# The README's "Migrating" recipes are the code this test runs: each block
-# after a line "<!-- migrate: NAME -->" in README.md is run as it stands
+# The recipes of docs/migrating.md are the code this test runs: each block
+# after a line "<!-- migrate: NAME -->" in docs/migrating.md is run as it stands
 # against a database as its starting point leaves it (the TSID article's
 # PL/pgSQL generate_tsid() and its sequence, bigserial and identity keys, text
 # ULIDs, what pgx_ulid leaves behind, andrielfn's pg-ulid and pg_uuidv7 built
@@ -20,13 +20,13 @@ use Test::More;
 my $root = realpath(dirname(__FILE__) . '/../..');
 my %recipe;
 {
-	open my $fh, '<', "$root/README.md" or die "README.md: $!";
+	open my $fh, '<', "$root/docs/migrating.md" or die "docs/migrating.md: $!";
 	local $/;
 	my $readme = <$fh>;
 	$recipe{$1} = $2 while $readme =~ /<!-- migrate: (\S+) -->\n```sql\n(.*?)\n```/sg;
 }
 my @names = qw(article article_type article_urls bigserial text_ulid text_ulid_online pgx_ulid pg_ulid uuid_defaults);
-is(join(' ', sort keys %recipe), join(' ', sort @names), 'README.md shows the recipes this test runs');
+is(join(' ', sort keys %recipe), join(' ', sort @names), 'docs/migrating.md shows the recipes this test runs');
 
 my $node = PostgreSQL::Test::Cluster->new('migrating');
 $node->init;

@@ -71,6 +71,8 @@ for my $f (@functions)
 	my ($name, $args) = split /\|/, $f, 2;
 	$args //= '';
 	# LANGUAGE internal takes any argument types (cstring, internal); it is never called.
+	# OUT parameters (ulid_tsid_status()) are not part of the signature that clashes.
+	$args = join(', ', grep { !/^OUT / } split /, /, $args);
 	my $plant = "CREATE FUNCTION public.$name($args) RETURNS void LANGUAGE internal AS 'int8in';";
 	my $before = $node->safe_psql('conflicts', "$plant\n$public_objects");
 	my $err = attempt('conflicts', '', 'CREATE EXTENSION ulid_tsid');
@@ -114,6 +116,25 @@ for my $t (@types)
 	}
 }
 
+# The mark's sequences: a relation of their names, planted by a role with CREATE
+# on the schema (a table, a sequence of its own), is named in the error.
+$node->safe_psql('conflicts', 'CREATE ROLE planter; GRANT CREATE ON SCHEMA public TO planter');
+for my $rel (qw(ulid_tsid_mark ulid_tsid_mark_floor ulid_tsid_mark_dumped))
+{
+	for my $case ([ "CREATE TABLE public.$rel (a int)", 'table' ], [ "CREATE SEQUENCE public.$rel CYCLE", 'sequence' ])
+	{
+		my ($plant, $kind) = @$case;
+		my $before = $node->safe_psql('conflicts', "SET ROLE planter; $plant; RESET ROLE;\n$public_objects");
+		my $err = attempt('conflicts', '', 'CREATE EXTENSION ulid_tsid');
+		like($err, qr/ERROR:  42P07: ulid_tsid cannot be installed in schema public: relation public\.$rel already exists\n/,
+			"$plant: 42P07 names it");
+		like($err, qr/DETAIL:  It is a $kind that belongs to role planter; ulid_tsid keeps its generators' high-water mark/,
+			"$plant: the detail says what and whose it is");
+		is($node->safe_psql('conflicts', $public_objects), $before, "$plant: nothing created");
+		$node->safe_psql('conflicts', "DROP " . uc($kind) . " public.$rel");
+	}
+}
+
 # Installed elsewhere, ours stands beside the other object.
 $node->safe_psql('conflicts', $article);
 is($node->safe_psql('conflicts', q{CREATE SCHEMA keys; CREATE EXTENSION ulid_tsid SCHEMA keys;
@@ -130,7 +151,12 @@ like($err, qr/DETAIL:  It is a function in language sql that belongs to no exten
 like($err, qr/HINT:  If it stands in for PostgreSQL 18's function of that name, drop it/, 'update: the hint says what to do');
 is($node->safe_psql('updates', q{SELECT extversion FROM pg_extension WHERE extname = 'ulid_tsid'}), '0.3.0',
 	'update: refused as a whole');
-$node->safe_psql('updates', 'DROP FUNCTION public.uuidv4(); ALTER EXTENSION ulid_tsid UPDATE');  # on 18+ a bare uuidv4() is core's
+# ... and over a relation named like the mark's.
+$node->safe_psql('updates', 'DROP FUNCTION public.uuidv4(); CREATE TABLE public.ulid_tsid_mark_floor (a int)');
+$err = attempt('updates', '', 'ALTER EXTENSION ulid_tsid UPDATE');
+like($err, qr/ERROR:  42P07: ulid_tsid cannot be installed in schema public: relation public\.ulid_tsid_mark_floor already exists\n/,
+	'update over a table named ulid_tsid_mark_floor: 42P07 names it');
+$node->safe_psql('updates', 'DROP TABLE public.ulid_tsid_mark_floor; ALTER EXTENSION ulid_tsid UPDATE');  # on 18+ a bare uuidv4() is core's
 is($node->safe_psql('updates', q{SELECT uuid_extract_version(uuidv4())}), '4', 'update: then it goes through');
 
 $node->stop;
