@@ -10,6 +10,10 @@
 #     like the mark's in the compat schema, adds them to the extension (when
 #     it may) and sets them to the year 2100: another role's keys, through
 #     the aliases and the native functions, stay at today's date and nothing fails;
+#     and when that owner raises the mark of their own database through the
+#     doors the API gives them (setval of ulid_tsid_mark_dumped,
+#     ulid_tsid_mark_raise()), a new session in another database keeps
+#     today's date (checked on case 4's cluster, which nothing else moves);
 #  3. a generator waiting behind BEGIN; ALTER SEQUENCE ulid_tsid_mark OWNER TO
 #     (an AccessExclusiveLock held) is ended by lock_timeout, statement_timeout,
 #     pg_cancel_backend and pg_terminate_backend, and CHECKPOINT and a SELECT of
@@ -34,9 +38,9 @@
 # so it comes after the cases it would disturb, and case 5 moves the clock last.
 # Every wait is bounded (the code before that fix held a buffer lock, so
 # interrupts, while it waits for the mark's relation lock): a check that
-# would hang fails after its bound instead. The functions and settings are on docs/guarantees.md
-# (ulid_tsid_status(), ulid_tsid_mark_reset(), ulid_tsid.max_lead): where a
-# function is missing its checks fail with a message that says so.
+# would hang fails after its bound instead. Where a function of the mark's
+# API (ulid_tsid_status(), ulid_tsid_mark_reset(), ulid_tsid_mark_raise(),
+# ulid_tsid_mark_dumped) is missing, its checks fail with a message that says so.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
