@@ -51,12 +51,13 @@ CREATE TABLE keys (
     sess int NOT NULL);
 };
 
-# The recipe: docs/replication.md's SQL blocks, in order, each saying on which
-# side it runs in its first line ("-- on the publisher", "-- on the subscriber").
+# The recipe: docs/replication.md's SQL blocks marked "<!-- cutover: STEP -->",
+# in order, each saying on which side it runs in its first line ("-- on the
+# publisher", "-- on the subscriber").
 my $doc_path = File::Basename::dirname(__FILE__) . '/../../docs/replication.md';
 my $doc = slurp_file($doc_path);
 my @recipe;
-while ($doc =~ /```sql\n(.*?)```/sg)
+while ($doc =~ /<!-- cutover: \S+ -->\n[ \t]*```sql\n(.*?)```/sg)
 {
 	my $block = $1;
 	$block =~ s/^[ \t]+//mg;
@@ -244,6 +245,8 @@ SELECT count(*) FROM keys WHERE ulid_timestamp(u) > '$mark' OR ulid_timestamp(m)
 		my $sub_before = seq_state($sub);
 		my $pub_seqs = seq_state($pub);
 		my $mark_before = $sub->safe_psql('postgres', 'SELECT last_value FROM ulid_tsid_mark');
+		# docs/replication.md: before a sequence synchronization, read the subscriber's own mark.
+		my $status_before = $sub->safe_psql('postgres', 'SELECT mark FROM ulid_tsid_status()');
 		note "$mode, 19: the publisher's mark sequences: $pub_seqs";
 		note "$mode, 19: the subscriber's before the sequence sync: $sub_before";
 
@@ -265,8 +268,15 @@ SELECT count(*) FROM keys WHERE ulid_timestamp(u) > '$mark' OR ulid_timestamp(m)
 		my $after_refresh = seq_state($sub);
 		note "$mode, 19: the subscriber's after REFRESH SEQUENCES: $after_refresh";
 		my $mark_after = $sub->safe_psql('postgres', 'SELECT last_value FROM ulid_tsid_mark');
-		cmp_ok($mark_after, '>=', $mark_before,
-			"$mode, 19: the subscriber's ulid_tsid_mark did not move backwards after the sequence sync ($mark_before -> $mark_after)");
+		# What docs/replication.md says 19 does: the sync copies the publisher's
+		# mark over the subscriber's, so it can move it back (when this fails,
+		# 19 stopped doing it, and the page must say so).
+		cmp_ok($mark_after, '<', $mark_before,
+			"$mode, 19: the sequence sync copies the publisher's ulid_tsid_mark over the subscriber's higher one ($mark_before -> $mark_after), as docs/replication.md says");
+		# The page's step: raise the subscriber's mark back to what it read before.
+		$sub->safe_psql('postgres', "SELECT ulid_tsid_mark_raise('$status_before')");
+		my $ok_after = $sub->safe_psql('postgres', "SELECT mark >= '$status_before' FROM ulid_tsid_status()");
+		is($ok_after, 't', "$mode, 19: after the page's raise the subscriber's mark is where it was before the sync ($status_before)");
 
 		# A crash restart of the subscriber, its clock behind: new keys stay above
 		# every key it made before.
