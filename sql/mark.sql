@@ -1,20 +1,25 @@
--- The generators' persisted mark (README: Guarantees): two sequences of the
+-- The generators' persisted mark (README: Guarantees): three sequences of the
 -- extension that the library moves ahead of the values it returns. They move in
 -- a read-only transaction and under a role with no privilege on them (a
--- generator as a column DEFAULT), and the library finds them in whatever schema
--- the extension is in. (Restarts, crashes and promotions with the clock set back
--- are in test/t/012_clock_back.pl.)
-SELECT c.relname, c.relkind, d.deptype
+-- generator as a column DEFAULT), through every entry point (the compat
+-- aliases too), and the library finds them in whatever schema the extension is
+-- in. (Restarts, crashes and promotions with the clock set back are in
+-- test/t/012_clock_back.pl; hostile roles, waits and restores in
+-- test/t/017_mark_side_doors.pl.)
+SELECT c.relname, c.relkind, d.deptype, pg_get_userbyid(c.relowner) = 'regress_ulid_owner' AS owned_by_extension_owner
 FROM pg_class c JOIN pg_depend d ON d.classid = 'pg_class'::regclass AND d.objid = c.oid
   AND d.refclassid = 'pg_extension'::regclass
 WHERE c.relname LIKE 'ulid_tsid_mark%' ORDER BY 1;
--- Both are dumped with the extension (their values carry the mark to a restore).
+-- Only the dumped one is carried by pg_dump (a restore by the database's owner
+-- may set it: it belongs to the extension's owner, and can only raise the mark).
 SELECT c.relname FROM pg_extension e, unnest(e.extconfig) AS cfg(oid) JOIN pg_class c ON c.oid = cfg.oid
 WHERE e.extname = 'ulid_tsid' ORDER BY 1;
--- PUBLIC may read them (so any role that dumps the database can), nobody else may move them.
-SELECT has_sequence_privilege('regress_ulid_owner', 'ulid_tsid_mark', 'SELECT') AS can_read,
-       has_sequence_privilege('regress_ulid_owner', 'ulid_tsid_mark', 'USAGE') AS can_nextval,
-       has_sequence_privilege('regress_ulid_owner', 'ulid_tsid_mark', 'UPDATE') AS can_setval;
+-- PUBLIC may read them (so any role that dumps the database can); no role but a
+-- superuser may move the library's two, the extension's owner the dumped one.
+SELECT s AS seq, has_sequence_privilege('regress_ulid_owner', s, 'SELECT') AS can_read,
+       has_sequence_privilege('regress_ulid_owner', s, 'USAGE') AS can_nextval,
+       has_sequence_privilege('regress_ulid_owner', s, 'UPDATE') AS can_setval
+FROM unnest(ARRAY['ulid_tsid_mark', 'ulid_tsid_mark_floor', 'ulid_tsid_mark_dumped']) s ORDER BY 1;
 
 -- The reservation covers the value made (its millisecond is at most the mark), and
 -- is ahead of the clock by at most a second: a comparison with the value, not with
@@ -63,3 +68,64 @@ ALTER EXTENSION ulid_tsid SET SCHEMA public;
 DROP SCHEMA regress_mark_schema;
 DROP TABLE mark_defaults;
 DROP FUNCTION regress_mark_covers(ulid, name);
+
+-- A compat alias called first in a session finds the same mark: the mark still
+-- moves for every generator afterwards.
+CREATE SCHEMA regress_compat;
+CREATE EXTENSION ulid_tsid_compat SCHEMA regress_compat;
+\c
+SELECT last_value AS before FROM ulid_tsid_mark \gset
+SELECT pg_sleep(0.3);
+SELECT regress_compat.gen_ulid() IS NOT NULL AS alias_first;
+SELECT last_value > :before AS moved_through_alias FROM ulid_tsid_mark;
+SELECT last_value AS before FROM ulid_tsid_mark \gset
+SELECT pg_sleep(0.3);
+SELECT generate_tsid() IS NOT NULL AS native_after;
+SELECT last_value > :before AS moved_after_alias FROM ulid_tsid_mark;
+DROP EXTENSION ulid_tsid_compat;
+DROP SCHEMA regress_compat;
+
+-- The dumped copy follows the mark: at least the reservation and the floor.
+SELECT d.last_value >= greatest(m.last_value, f.last_value) AS dumped_follows
+FROM ulid_tsid_mark m, ulid_tsid_mark_floor f, ulid_tsid_mark_dumped d;
+
+-- ulid_tsid_status(): one row, for any role.
+SET ROLE regress_ulid_owner;
+SELECT mark IS NOT NULL AS has_mark, mark_floor IS NOT NULL AS has_floor,
+       lead < interval '1 second' AS lead_small, max_lead, preloaded, standby, node_bits, node_id,
+       tsid_slot_bits + tsid_counter_bits + node_bits = 22 AS bits_add_up
+FROM ulid_tsid_status();
+RESET ROLE;
+
+-- Raising: the extension's owner (and a superuser) may; it never lowers; values
+-- of this session follow at once.
+CREATE ROLE regress_mark_stranger;
+SET ROLE regress_mark_stranger;
+SELECT regress_try('SELECT ulid_tsid_mark_raise(now() + interval ''1 hour'')') AS stranger_raise;
+SELECT regress_try('SELECT ulid_tsid_mark_reset()') AS stranger_reset;
+RESET ROLE;
+SET ROLE regress_ulid_owner;
+SELECT ulid_tsid_mark_raise(now() + interval '1 hour') > now() + interval '59 minutes' AS raised;
+SELECT ulid_tsid_mark_raise(now() - interval '1 day') > now() + interval '59 minutes' AS never_lowered;
+SET client_min_messages = error;  -- the lead WARNING (its figure varies; test/t/017 checks it)
+SELECT ulid_timestamp(generate_ulid()) > now() + interval '59 minutes' AS ulid_above,
+       tsid_timestamp(generate_tsid()) > now() + interval '59 minutes' AS tsid_above,
+       uuidv7_timestamp(generate_uuidv7()) > now() + interval '59 minutes' AS uuidv7_above,
+       ulid_timestamp(generate_ulid_monotonic()) > now() + interval '59 minutes' AS monotonic_above;
+RESET client_min_messages;
+SELECT regress_try('SELECT ulid_tsid_mark_reset()') AS owner_reset;
+RESET ROLE;
+-- A new session starts above the raised mark.
+\c
+SET client_min_messages = error;
+SELECT ulid_timestamp(generate_ulid()) > now() + interval '59 minutes' AS new_session_above;
+RESET client_min_messages;
+-- Setting it back (superuser): the session's values, and new sessions', follow the clock again.
+SELECT ulid_tsid_mark_reset() = date_trunc('milliseconds', now()) AS reset_to_now;
+SELECT abs(extract(epoch FROM ulid_timestamp(generate_ulid()) - clock_timestamp())) < 1 AS ulid_at_clock,
+       abs(extract(epoch FROM tsid_timestamp(generate_tsid()) - clock_timestamp())) < 1 AS tsid_at_clock;
+\c
+SELECT abs(extract(epoch FROM ulid_timestamp(generate_ulid()) - clock_timestamp())) < 1 AS new_session_at_clock,
+       abs(extract(epoch FROM uuidv7_timestamp(generate_uuidv7()) - clock_timestamp())) < 1 AS uuidv7_at_clock;
+SELECT lead < interval '1 second' AS lead_back FROM ulid_tsid_status();
+DROP ROLE regress_mark_stranger;

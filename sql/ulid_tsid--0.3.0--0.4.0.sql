@@ -2,30 +2,82 @@
 
 \echo Use "ALTER EXTENSION ulid_tsid UPDATE" to load this file. \quit
 
--- The generators' persisted high-water mark (README: Guarantees): written by
--- the library in place, WAL-logged as nextval() logs a sequence, never by SQL.
+-- The mark's sequences (src/sql/35_mark.sql): a relation of one of their names
+-- in the target schema, planted by any role with CREATE there, gets an error
+-- that names it instead of a bare "already exists".
+DO $conflicts$
+DECLARE
+  target pg_catalog.text := pg_catalog.current_schema();
+  rel_name pg_catalog.text;
+  what pg_catalog.text;
+BEGIN
+  FOREACH rel_name IN ARRAY ARRAY['ulid_tsid_mark', 'ulid_tsid_mark_floor', 'ulid_tsid_mark_dumped']::pg_catalog.text[] LOOP
+    SELECT pg_catalog.format('a %s that belongs to role %I',
+             CASE c.relkind WHEN 'S' THEN 'sequence' WHEN 'r' THEN 'table' WHEN 'v' THEN 'view'
+                            WHEN 'm' THEN 'materialized view' WHEN 'i' THEN 'index' WHEN 'p' THEN 'partitioned table'
+                            WHEN 'f' THEN 'foreign table' ELSE 'relation' END, r.rolname)
+      INTO what
+      FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace
+      JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) c.relowner
+     WHERE n.nspname OPERATOR(pg_catalog.=) target AND c.relname OPERATOR(pg_catalog.=) rel_name;
+    CONTINUE WHEN what IS NULL;
+    RAISE EXCEPTION USING ERRCODE := 'duplicate_table',
+      MESSAGE := pg_catalog.format('ulid_tsid cannot be installed in schema %I: relation %I.%I already exists', target, target, rel_name),
+      DETAIL := pg_catalog.format('It is %s; ulid_tsid keeps its generators'' high-water mark in a sequence of that name in its schema.', what),
+      HINT := 'Drop or rename it (it is not ulid_tsid''s), or install ulid_tsid in another schema (CREATE EXTENSION ulid_tsid SCHEMA ...).';
+  END LOOP;
+END
+$conflicts$;
+
+-- The generators' persisted high-water mark (README: Guarantees), written by
+-- the library in place, WAL-logged as nextval() logs a sequence, never by SQL:
 -- ulid_tsid_mark: last_value is the reservation (Unix ms; no value returned by
--- the lifetime that wrote it is later), log_cnt that lifetime. ulid_tsid_mark_floor:
--- last_value is what a new backend of that lifetime starts above. No role needs
--- a privilege on them to generate; SELECT is granted to PUBLIC so that any role
--- that may dump the database can read them (pg_dump carries both values, and
--- the objects of a trusted extension belong to the bootstrap superuser).
+-- the lifetime that wrote it is later), log_cnt that lifetime;
+-- ulid_tsid_mark_floor: last_value is what a new backend of that lifetime
+-- starts above. Both belong to the bootstrap superuser: no other role can move
+-- them (setval() or ALTER SEQUENCE). ulid_tsid_mark_dumped: at least both, the
+-- one that pg_dump carries (pg_extension_config_dump) and a restore sets; it
+-- belongs to the extension's owner, so that the database's owner can restore a
+-- dump, and the library reads it back as a floor that can only raise the mark.
+-- No role needs a privilege on them to generate; PUBLIC may read them.
 CREATE SEQUENCE ulid_tsid_mark AS bigint MINVALUE 0 START 0 NO CYCLE;
 CREATE SEQUENCE ulid_tsid_mark_floor AS bigint MINVALUE 0 START 0 NO CYCLE;
+CREATE SEQUENCE ulid_tsid_mark_dumped AS bigint MINVALUE 0 START 0 NO CYCLE;
 DO $$
+DECLARE
+  target pg_catalog.text := pg_catalog.current_schema();
+  owner_name pg_catalog.name := (SELECT r.rolname FROM pg_catalog.pg_extension e
+    JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) e.extowner
+    WHERE e.extname OPERATOR(pg_catalog.=) 'ulid_tsid');
 BEGIN
   PERFORM pg_catalog.pg_extension_config_dump(
-    pg_catalog.format('%I.ulid_tsid_mark', pg_catalog.current_schema())::pg_catalog.regclass, '');
-  PERFORM pg_catalog.pg_extension_config_dump(
-    pg_catalog.format('%I.ulid_tsid_mark_floor', pg_catalog.current_schema())::pg_catalog.regclass, '');
-  EXECUTE pg_catalog.format('GRANT SELECT ON SEQUENCE %I.ulid_tsid_mark, %I.ulid_tsid_mark_floor TO PUBLIC',
-    pg_catalog.current_schema(), pg_catalog.current_schema());
-  EXECUTE pg_catalog.format('COMMENT ON SEQUENCE %I.ulid_tsid_mark IS %L', pg_catalog.current_schema(),
+    pg_catalog.format('%I.ulid_tsid_mark_dumped', target)::pg_catalog.regclass, '');
+  EXECUTE pg_catalog.format('ALTER SEQUENCE %I.ulid_tsid_mark_dumped OWNER TO %I', target, owner_name);
+  EXECUTE pg_catalog.format('GRANT SELECT ON SEQUENCE %I.ulid_tsid_mark, %I.ulid_tsid_mark_floor, %I.ulid_tsid_mark_dumped TO PUBLIC',
+    target, target, target);
+  EXECUTE pg_catalog.format('COMMENT ON SEQUENCE %I.ulid_tsid_mark IS %L', target,
     'the generators'' reservation: no value returned before a restart, crash or promotion is above this Unix millisecond (written by the library only)');
-  EXECUTE pg_catalog.format('COMMENT ON SEQUENCE %I.ulid_tsid_mark_floor IS %L', pg_catalog.current_schema(),
+  EXECUTE pg_catalog.format('COMMENT ON SEQUENCE %I.ulid_tsid_mark_floor IS %L', target,
     'the generators'' floor: new sessions of the server lifetime that wrote ulid_tsid_mark start above this Unix millisecond (written by the library only)');
+  EXECUTE pg_catalog.format('COMMENT ON SEQUENCE %I.ulid_tsid_mark_dumped IS %L', target,
+    'the generators'' mark as pg_dump carries it (a restore sets it; it can only raise the mark)');
 END
 $$;
+
+-- The mark for DBAs, and the two ways to move it by hand.
+CREATE FUNCTION ulid_tsid_status(OUT mark timestamptz, OUT mark_floor timestamptz, OUT lead interval,
+                                 OUT max_lead interval, OUT preloaded boolean, OUT standby boolean,
+                                 OUT node_bits integer, OUT node_id integer, OUT tsid_slot_bits integer,
+                                 OUT tsid_counter_bits integer) RETURNS record
+    AS 'MODULE_PATHNAME', 'ulid_tsid_status' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+CREATE FUNCTION ulid_tsid_mark_raise(at_least timestamptz) RETURNS timestamptz
+    AS 'MODULE_PATHNAME', 'ulid_tsid_mark_raise' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+CREATE FUNCTION ulid_tsid_mark_reset(to_time timestamptz DEFAULT pg_catalog.now()) RETURNS timestamptz
+    AS 'MODULE_PATHNAME', 'ulid_tsid_mark_reset' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+REVOKE ALL ON FUNCTION ulid_tsid_mark_reset(timestamptz) FROM PUBLIC;
+COMMENT ON FUNCTION ulid_tsid_status() IS 'the generators'' mark, its lead over the clock, and how this server makes TSIDs';
+COMMENT ON FUNCTION ulid_tsid_mark_raise(timestamptz) IS 'raises the mark so that new keys are above the time (never lowers it); a superuser or the extension''s owner';
+COMMENT ON FUNCTION ulid_tsid_mark_reset(timestamptz) IS 'sets the mark back to the time, after a clock that ran far ahead (superuser only; new keys may sort below earlier ones)';
 
 -- ---------------------------------------------------------------------------
 -- Migrating (issue 22): uuidv4() where core lacks it (src/sql/31_uuidv4.sql),

@@ -54,6 +54,13 @@ class ClockTickGenerator {
     ticks_.raise_to((capped << kFractionBits) | ((std::uint64_t{1} << kFractionBits) - 1));
   }
 
+  // Makes the last tick the last of Unix millisecond `ms`, lower or higher
+  // (ulid_tsid_mark_reset()): later ticks follow the clock from there.
+  void reset_above_ms(std::int64_t ms) noexcept {
+    const std::uint64_t clamped = ms < 0 ? 0 : static_cast<std::uint64_t>(ms) > kMax48BitMs ? kMax48BitMs : static_cast<std::uint64_t>(ms);
+    ticks_.reset_to((clamped << kFractionBits) | ((std::uint64_t{1} << kFractionBits) - 1));
+  }
+
   // The next key at clock reading `now`: its tick is the clock's when that is
   // ahead of the last one, else the last plus one. A reading before 1970 (its
   // floor millisecond is negative, even 1 ns before) or past year 10889 is out

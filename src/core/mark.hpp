@@ -58,18 +58,36 @@ inline std::int64_t mark_start_floor(const MarkRecord& stored, std::uint64_t lif
 // millisecond `value_ms` at clock `now_ms`, when `stored` does not cover it.
 // `per_backend`: the generator has no shared ticks, so that a later backend
 // (which may take over this one's TSID slot) cannot know what this one made:
-// a reservation for values running ahead of the clock then raises the floor.
+// a value running ahead of the clock then raises the floor to what this
+// backend may return before it reserves again, the value plus `ahead_step`.
+// Each new backend that starts while values run ahead pushes the floor by
+// that much plus one millisecond: a first reservation with a step of 0 keeps
+// connection churn from pushing values ahead faster than the clock moves
+// (mark_next_ahead_step()), and the reservation stays the backend's own (the
+// clock's 250 ms window would be a push of 250 ms per backend).
 inline MarkRecord mark_reserve(const MarkRecord& stored, std::uint64_t lifetime, std::int64_t value_ms,
-                               std::int64_t now_ms, bool per_backend) noexcept {
+                               std::int64_t now_ms, bool per_backend,
+                               std::int64_t ahead_step = kMarkAheadReserveMs) noexcept {
   MarkRecord next = stored;
   if (stored.lifetime != lifetime) {
     next.floor_ms = mark_max(stored.floor_ms, stored.reserved_ms);
     next.lifetime = lifetime;
   }
-  const std::int64_t wanted = mark_max(now_ms + kMarkReserveMs, value_ms + kMarkAheadReserveMs);
-  next.reserved_ms = mark_max(stored.reserved_ms, wanted);
-  if (per_backend && value_ms > now_ms + kMarkAheadSlackMs) next.floor_ms = mark_max(next.floor_ms, next.reserved_ms);
+  const bool backend_ahead = per_backend && value_ms > now_ms + kMarkAheadSlackMs;
+  const std::int64_t wanted =
+      backend_ahead ? value_ms + ahead_step : mark_max(now_ms + kMarkReserveMs, value_ms + kMarkAheadReserveMs);
+  next.reserved_ms = mark_max(next.reserved_ms, wanted);
+  if (backend_ahead) next.floor_ms = mark_max(next.floor_ms, wanted);
   return next;
+}
+
+// The step of a backend's next reservation for per-backend values running
+// ahead of the clock, after one of `step`: 0 first (a short session pushes the
+// floor by one millisecond), then 1, 2, 4, 8, 10 (a long one writes the mark
+// once per 10 ms of values, as every other generator does).
+inline std::int64_t mark_next_ahead_step(std::int64_t step) noexcept {
+  const std::int64_t doubled = step == 0 ? 1 : step * 2;
+  return doubled > kMarkAheadReserveMs ? kMarkAheadReserveMs : doubled;
 }
 
 // Whether `stored` already covers a value of millisecond `value_ms` made at

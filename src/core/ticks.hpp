@@ -45,6 +45,17 @@ class TickSequence {
     }
   }
 
+  // Makes `last` the last tick, lower or higher (a superuser setting the mark
+  // back after the clock ran far ahead): in the shared atomic for every
+  // process at once, or in this process alone.
+  void reset_to(std::uint64_t last) noexcept {
+    if (shared_ == nullptr) {
+      local_ = last;
+      return;
+    }
+    shared_->store(last, std::memory_order_relaxed);
+  }
+
   // Moves the sequence from its last tick to the tick `successor` gives, which
   // must be greater; `successor(last, &next)` may refuse by returning false
   // (no greater tick is left), and then nothing is stored and this returns false.

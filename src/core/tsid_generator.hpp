@@ -35,6 +35,18 @@ class TsidGenerator {
     ticks_.raise_to(tsid_bound(ms, true));
   }
 
+  // Makes the last value the last of Unix millisecond `unix_ms`, lower or
+  // higher (ulid_tsid_mark_reset()); before the epoch, the epoch's start.
+  void reset_above_ms(std::int64_t unix_ms) noexcept {
+    if (unix_ms < kTsidEpochUnixMs) {
+      ticks_.reset_to(0);
+      return;
+    }
+    std::uint64_t ms = static_cast<std::uint64_t>(unix_ms - kTsidEpochUnixMs);
+    if (ms > kTsidMaxMs) ms = kTsidMaxMs;
+    ticks_.reset_to(tsid_bound(ms, true));
+  }
+
   // The next value at clock reading `now`, in `layout`.
   GenerateStatus next(ClockMs now, const TsidLayout& layout, std::uint64_t* out) noexcept {
     const std::int64_t now_unix_ms = now.ms;

@@ -42,6 +42,14 @@ class UlidMonotonicGenerator {
     if (ms > floor_ms_) floor_ms_ = ms;
   }
 
+  // Forgets the last value and makes `ms` the floor, lower or higher
+  // (ulid_tsid_mark_reset()): the next value is a new millisecond's.
+  void reset_above_ms(std::int64_t ms) noexcept {
+    floor_ms_ = ms;
+    has_last_ = false;
+    last_ms_ = -1;
+  }
+
   // Whether next(now, ...) will read its random bytes: only a new
   // millisecond does, so a caller can skip drawing them within one.
   bool needs_random(ClockMs now) const noexcept {

@@ -75,7 +75,9 @@ void report_generate_failure(const char* function_name, GenerateStatus status) {
   }
   ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
                   errmsg("%s(): no later value is left in the key's time range", function_name),
-                  errdetail("The timestamp field has reached its largest value.")));
+                  errdetail("The timestamp field has reached its largest value."),
+                  errhint("If the system clock once ran far ahead, keys continue above the mark it left: a "
+                          "superuser can set the mark back with SELECT ulid_tsid_mark_reset();")));
   pg_unreachable();
 }
 
@@ -90,6 +92,15 @@ void report_monotonic_overflow() {
 void report_no_randomness() {
   ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR),
                   errmsg("could not seed the random number generator from the kernel")));
+  pg_unreachable();
+}
+
+void report_tsid_on_standby() {
+  ereport(ERROR, (errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+                  errmsg("generate_tsid() cannot run on a standby"),
+                  errdetail("A standby carries its primary's node id and cannot record the TSIDs it made, so "
+                            "they could repeat its own or the primary's."),
+                  errhint("Make TSIDs on the primary; generate_ulid() and generate_uuidv7() work on a standby.")));
   pg_unreachable();
 }
 

@@ -33,5 +33,6 @@ void report_bad_text(Node* escontext, const TextForm& form, const char* input,
 // generate_ulid_monotonic()'s 80-bit part cannot take +1 in this millisecond.
 [[noreturn]] void report_monotonic_overflow();
 [[noreturn]] void report_no_randomness();
+[[noreturn]] void report_tsid_on_standby();
 
 }  // namespace ulid_tsid::pg

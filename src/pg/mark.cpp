@@ -1,13 +1,26 @@
 // The persisted high-water mark in the database (see mark.hpp and
-// src/core/mark.hpp): two sequences of the extension, ulid_tsid_mark
-// (last_value: the reservation, in Unix ms; log_cnt: the lifetime that wrote
-// it) and ulid_tsid_mark_floor (last_value: the floor of new backends of that
-// lifetime). They are written here the way core's nextval() writes a sequence
-// (the tuple changed in place under an exclusive buffer lock, an XLOG_SEQ_LOG
-// record of the whole tuple), so crash recovery, a physical standby and
-// pg_upgrade see them as any sequence; pg_dump carries their last_value.
-// No ACL is checked (the caller needs no privilege on them), and a read-only
-// transaction may write them, as hint bits are written: they are not user data.
+// src/core/mark.hpp): three sequences of the extension, in its schema:
+//   ulid_tsid_mark         last_value: the reservation, in Unix ms; log_cnt: the
+//                          lifetime that wrote it (the library's alone);
+//   ulid_tsid_mark_floor   last_value: the floor of new backends of that
+//                          lifetime (the library's alone);
+//   ulid_tsid_mark_dumped  last_value: at least both, for pg_dump to carry (the
+//                          one the dump sets, owned by the extension's owner, so
+//                          that the database's owner can restore it); read back
+//                          as a floor that can only raise the mark.
+// They are written here the way core's nextval() writes a sequence (the tuple
+// changed in place under an exclusive buffer lock, an XLOG_SEQ_LOG record of
+// the whole tuple), so crash recovery, a physical standby and pg_upgrade see
+// them as any sequence. No ACL is checked (the caller needs no privilege on
+// them), and a read-only transaction may write them, as hint bits are written:
+// they are not user data.
+//
+// Every entry point of the library (the native functions, the compat aliases)
+// finds the same three: by the ulid_tsid extension's schema and membership,
+// never by the calling function's schema or a name another role can plant.
+// Heavyweight locks are all taken before any buffer is locked, so a generator
+// waiting behind a lock on a sequence holds no buffer lock and can be
+// cancelled, and nothing else waits behind it.
 #include "postgres_api.hpp"
 
 #include "mark.hpp"
@@ -15,43 +28,89 @@
 #include <limits>
 
 extern "C" {
+#include "access/genam.h"
 #include "access/htup_details.h"
+#include "access/table.h"
 #include "access/relation.h"
 #include "access/rmgr.h"
+#include "access/xact.h"
 #include "access/xlog.h"
 #include "access/xloginsert.h"
 #if PG_VERSION_NUM >= 150000
 #include "access/xlogrecovery.h"
 #endif
 #include "catalog/dependency.h"
+#include "catalog/indexing.h"
+#include "catalog/namespace.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_extension.h"
 #include "commands/extension.h"
 #include "commands/sequence.h"
 #if __has_include("commands/sequence_xlog.h")
 #include "commands/sequence_xlog.h"  // xl_seq_rec moved here in 19
 #endif
+#include "funcapi.h"
 #include "storage/bufmgr.h"
+#include "storage/proc.h"
+#include "utils/acl.h"
+#include "utils/fmgroids.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/syscache.h"
+}
+
+#include "../core/tsid.hpp"
+#include "settings.hpp"
+#include "shared_state.hpp"
+#include "timestamps.hpp"
+
+extern "C" {
+PG_FUNCTION_INFO_V1(ulid_tsid_status);
+PG_FUNCTION_INFO_V1(ulid_tsid_mark_raise);
+PG_FUNCTION_INFO_V1(ulid_tsid_mark_reset);
 }
 
 namespace ulid_tsid::pg {
 namespace {
 
-constexpr const char* kMarkName = "ulid_tsid_mark";
-constexpr const char* kFloorName = "ulid_tsid_mark_floor";
+// The three sequences, in the one order their locks are taken.
+enum MarkSequence { kFloorSeq = 0, kReservedSeq = 1, kDumpedSeq = 2, kMarkSequences = 3 };
+constexpr const char* kSequenceNames[kMarkSequences] = {"ulid_tsid_mark_floor", "ulid_tsid_mark",
+                                                        "ulid_tsid_mark_dumped"};
 constexpr uint32 kSequenceMagic = 0x1717;  // sequence.c's SEQ_MAGIC, in a sequence page's special space
 
-bool g_resolved = false;
-Oid g_mark_oid = InvalidOid;
-Oid g_floor_oid = InvalidOid;
+// Where the mark is, as found once per backend (or retried: see find_mark()).
+struct MarkLocation {
+  bool found = false;
+  Oid schema = InvalidOid;
+  Oid extension_owner = InvalidOid;
+  Oid relid[kMarkSequences] = {InvalidOid, InvalidOid, InvalidOid};  // the dumped one may be missing
+};
+MarkLocation g_location;
+// The transaction in which the mark was last looked for and not found: a
+// lookup that fails is retried in the next transaction, never remembered.
+LocalTransactionId g_absent_in = InvalidLocalTransactionId;
 
-// A sequence's one tuple, its buffer locked.
-struct SequenceTuple {
-  Relation rel;
-  Buffer buffer;
-  HeapTupleData tuple;
-  Form_pg_sequence_data data;
+int g_max_lead_ms = 60000;           // ulid_tsid.max_lead
+std::int64_t g_warned_at_ms = std::numeric_limits<std::int64_t>::min();
+std::int64_t g_ahead_step = 0;       // mark_next_ahead_step(): this backend's next per-backend ahead step
+
+LocalTransactionId current_local_xid() {
+#if PG_VERSION_NUM >= 170000
+  return MyProc->vxid.lxid;
+#else
+  return MyProc->lxid;
+#endif
+}
+
+// The three sequences, locked.
+struct MarkTuples {
+  Relation rel[kMarkSequences];
+  Buffer buffer[kMarkSequences];
+  HeapTupleData tuple[kMarkSequences];
+  Form_pg_sequence_data data[kMarkSequences];
+  LOCKMODE lockmode;
 };
 
 std::uint64_t mix64(std::uint64_t x) {
@@ -70,82 +129,201 @@ std::uint64_t current_lifetime() {
   return (mix64(started ^ mix64(replayed)) >> 1) | 1;
 }
 
-// The relation `name` in the schema of the calling function, when it is a
-// sequence of this extension.
-Oid extension_sequence(Oid namespace_oid, const char* name) {
-  const Oid relid = get_relname_relid(name, namespace_oid);
-  if (!OidIsValid(relid) || get_rel_relkind(relid) != RELKIND_SEQUENCE) return InvalidOid;
-  const Oid extension = get_extension_oid("ulid_tsid", true);
-  if (!OidIsValid(extension) || getExtensionOfObject(RelationRelationId, relid) != extension) return InvalidOid;
+// The sequence `name` of `extension` in `schema`, or InvalidOid when there is
+// none of that name or it is not a member (then it is not the mark: the mark's
+// own sequence and a relation of its name cannot both be in one schema). A
+// member that is not the extension script's sequence (another kind, or
+// another owner: a superuser's for the library's own, the extension owner's or
+// a superuser's for the dumped one) is an ERROR: generating without the mark
+// would break the guarantee silently.
+Oid member_sequence(Oid extension, Oid schema, Oid extension_owner, MarkSequence which) {
+  const char* name = kSequenceNames[which];
+  const Oid relid = get_relname_relid(name, schema);
+  if (!OidIsValid(relid) || getExtensionOfObject(RelationRelationId, relid) != extension) return InvalidOid;
+  HeapTuple tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+  if (!HeapTupleIsValid(tuple)) return InvalidOid;
+  const Form_pg_class form = reinterpret_cast<Form_pg_class>(GETSTRUCT(tuple));
+  const char relkind = form->relkind;
+  const Oid owner = form->relowner;
+  ReleaseSysCache(tuple);
+  const bool owner_ok = superuser_arg(owner) || (which == kDumpedSeq && owner == extension_owner);
+  if (relkind != RELKIND_SEQUENCE || !owner_ok) {
+    ereport(ERROR,
+            (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+             errmsg("ulid_tsid's mark \"%s.%s\" is not the sequence the extension created", get_namespace_name(schema),
+                    name),
+             errdetail("It is a member of extension ulid_tsid but %s.",
+                       relkind != RELKIND_SEQUENCE ? "not a sequence" : "owned by a role that may change it"),
+             errhint("The generators keep their high-water mark there; give it back to a superuser "
+                     "(ALTER SEQUENCE ... OWNER TO) or reinstall the extension.")));
+  }
   return relid;
 }
 
-// Finds the two sequences once per backend, by the OID of the calling
-// function: its schema is the extension's, whatever schema that is.
-bool resolve(FunctionCallInfo fcinfo) {
-  if (!g_resolved) {
-    g_resolved = true;
-    if (fcinfo != nullptr && fcinfo->flinfo != nullptr && OidIsValid(fcinfo->flinfo->fn_oid)) {
-      const Oid schema = get_func_namespace(fcinfo->flinfo->fn_oid);
-      if (OidIsValid(schema)) {
-        g_mark_oid = extension_sequence(schema, kMarkName);
-        g_floor_oid = extension_sequence(schema, kFloorName);
-      }
+// Finds the mark: the schema and members of the ulid_tsid extension. False
+// when this database has none (no extension, or one whose SQL objects predate
+// the mark): the caller then generates without one, as before 0.4.0, and the
+// next transaction looks again.
+bool find_mark() {
+  if (g_location.found) return true;
+  if (g_absent_in != InvalidLocalTransactionId && g_absent_in == current_local_xid()) return false;
+  MarkLocation location;
+  const Oid extension = get_extension_oid("ulid_tsid", true);
+  if (OidIsValid(extension)) {
+    // Its schema, and its owner (for the dumped sequence's and
+    // ulid_tsid_mark_raise()'s checks).
+    Relation rel = table_open(ExtensionRelationId, AccessShareLock);
+    ScanKeyData key;
+    ScanKeyInit(&key, Anum_pg_extension_oid, BTEqualStrategyNumber, F_OIDEQ, ObjectIdGetDatum(extension));
+    SysScanDesc scan = systable_beginscan(rel, ExtensionOidIndexId, true, nullptr, 1, &key);
+    HeapTuple tuple = systable_getnext(scan);
+    if (HeapTupleIsValid(tuple)) {
+      const Form_pg_extension form = reinterpret_cast<Form_pg_extension>(GETSTRUCT(tuple));
+      location.schema = form->extnamespace;
+      location.extension_owner = form->extowner;
     }
+    systable_endscan(scan);
+    table_close(rel, AccessShareLock);
   }
-  return OidIsValid(g_mark_oid) && OidIsValid(g_floor_oid);
-}
-
-// Opens sequence `oid` and locks its buffer, shared or exclusive; false when
-// it is gone.
-bool open_sequence(Oid oid, LOCKMODE lockmode, bool exclusive, SequenceTuple* out) {
-  Relation rel = try_relation_open(oid, lockmode);
-  if (rel == nullptr) return false;
-  if (rel->rd_rel->relkind != RELKIND_SEQUENCE) {
-    relation_close(rel, lockmode);
+  if (OidIsValid(location.schema)) {
+    for (int i = 0; i < kMarkSequences; ++i) {
+      location.relid[i] = member_sequence(extension, location.schema, location.extension_owner,
+                                          static_cast<MarkSequence>(i));
+    }
+    location.found = OidIsValid(location.relid[kFloorSeq]) && OidIsValid(location.relid[kReservedSeq]);
+  }
+  if (!location.found) {
+    g_absent_in = current_local_xid();
     return false;
   }
-  const Buffer buffer = ReadBuffer(rel, 0);
-  LockBuffer(buffer, exclusive ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);  // an enum in 19
-  const Page page = BufferGetPage(buffer);
-  if (PageGetSpecialSize(page) < sizeof(uint32) ||
-      *reinterpret_cast<uint32*>(PageGetSpecialPointer(page)) != kSequenceMagic) {
-    ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
-                    errmsg("bad magic number in sequence \"%s\"", RelationGetRelationName(rel))));
-  }
-  const ItemId item = PageGetItemId(page, FirstOffsetNumber);
-  out->rel = rel;
-  out->buffer = buffer;
-  out->tuple.t_data = reinterpret_cast<HeapTupleHeader>(PageGetItem(page, item));
-  out->tuple.t_len = ItemIdGetLength(item);
-  out->data = reinterpret_cast<Form_pg_sequence_data>(GETSTRUCT(&out->tuple));
+  g_location = location;
+  g_absent_in = InvalidLocalTransactionId;
   return true;
 }
 
-void close_sequence(SequenceTuple* seq) {
-  UnlockReleaseBuffer(seq->buffer);
-  relation_close(seq->rel, NoLock);  // the lock is kept to the end of the transaction
+void forget_location() {
+  g_location = MarkLocation();
+  g_absent_in = InvalidLocalTransactionId;
 }
 
-XLogRecPtr page_lsn(const SequenceTuple& seq) { return PageGetLSN(BufferGetPage(seq.buffer)); }
+void close_relations(MarkTuples* seq, int count) {
+  for (int i = 0; i < count; ++i) {
+    if (seq->rel[i] != nullptr) relation_close(seq->rel[i], seq->lockmode);
+  }
+}
 
-// Logs the sequence's tuple as nextval() does (inside a critical section).
-XLogRecPtr log_sequence(SequenceTuple* seq) {
-  MarkBufferDirty(seq->buffer);
-  if (!RelationNeedsWAL(seq->rel)) return InvalidXLogRecPtr;
+// Opens and locks the mark's sequences: first every relation lock (a wait
+// there holds no buffer lock: lock_timeout, statement_timeout, a cancel or a
+// terminate end it), then every buffer, pinned and then locked in one order.
+// False when this database has no mark. Sequences gone since this backend found
+// them (the extension dropped, and perhaps made again) are looked up again.
+bool open_mark(LOCKMODE lockmode, bool exclusive, MarkTuples* out) {
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    if (!find_mark()) return false;
+    out->lockmode = lockmode;
+    bool all = true;
+    for (int i = 0; i < kMarkSequences; ++i) {
+      out->rel[i] = nullptr;
+      out->buffer[i] = InvalidBuffer;
+      if (!OidIsValid(g_location.relid[i])) continue;
+      out->rel[i] = try_relation_open(g_location.relid[i], lockmode);
+      if (out->rel[i] == nullptr || out->rel[i]->rd_rel->relkind != RELKIND_SEQUENCE ||
+          RelationGetNamespace(out->rel[i]) != g_location.schema ||
+          strcmp(RelationGetRelationName(out->rel[i]), kSequenceNames[i]) != 0) {
+        all = false;
+        close_relations(out, i + 1);
+        break;
+      }
+    }
+    if (!all) {
+      forget_location();
+      continue;
+    }
+    for (int i = 0; i < kMarkSequences; ++i) {
+      if (out->rel[i] != nullptr) out->buffer[i] = ReadBuffer(out->rel[i], 0);
+    }
+    for (int i = 0; i < kMarkSequences; ++i) {
+      if (out->rel[i] == nullptr) continue;
+      LockBuffer(out->buffer[i], exclusive ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);  // an enum in 19
+      const Page page = BufferGetPage(out->buffer[i]);
+      if (PageGetSpecialSize(page) < sizeof(uint32) ||
+          *reinterpret_cast<uint32*>(PageGetSpecialPointer(page)) != kSequenceMagic) {
+        ereport(ERROR, (errcode(ERRCODE_DATA_CORRUPTED),
+                        errmsg("bad magic number in sequence \"%s\"", RelationGetRelationName(out->rel[i]))));
+      }
+      const ItemId item = PageGetItemId(page, FirstOffsetNumber);
+      out->tuple[i].t_data = reinterpret_cast<HeapTupleHeader>(PageGetItem(page, item));
+      out->tuple[i].t_len = ItemIdGetLength(item);
+      out->data[i] = reinterpret_cast<Form_pg_sequence_data>(GETSTRUCT(&out->tuple[i]));
+    }
+    return true;
+  }
+  return false;
+}
+
+// Unlocks the buffers; the relation locks are kept to the end of the transaction.
+void close_mark(MarkTuples* seq) {
+  for (int i = 0; i < kMarkSequences; ++i) {
+    if (seq->rel[i] == nullptr) continue;
+    UnlockReleaseBuffer(seq->buffer[i]);
+    relation_close(seq->rel[i], NoLock);
+  }
+}
+
+// The stored record and the LSN that made it. The library keeps the dumped
+// value at the larger of the other two; above them it was set from outside (a
+// restore, the owner's setval()) and raises the floor; below them it is
+// ignored: it can only raise the mark.
+MarkRecord read_record(const MarkTuples& seq, XLogRecPtr* lsn) {
+  MarkRecord stored = {seq.data[kReservedSeq]->last_value, seq.data[kFloorSeq]->last_value,
+                       static_cast<std::uint64_t>(seq.data[kReservedSeq]->log_cnt)};
+  *lsn = InvalidXLogRecPtr;
+  for (int i = 0; i < kMarkSequences; ++i) {
+    if (seq.rel[i] != nullptr) *lsn = Max(*lsn, PageGetLSN(BufferGetPage(seq.buffer[i])));
+  }
+  if (seq.rel[kDumpedSeq] != nullptr && seq.data[kDumpedSeq]->last_value > mark_max(stored.reserved_ms, stored.floor_ms)) {
+    stored.floor_ms = seq.data[kDumpedSeq]->last_value;
+  }
+  return stored;
+}
+
+// Logs a sequence's tuple as nextval() does (inside a critical section).
+XLogRecPtr log_sequence(MarkTuples* seq, int i) {
+  MarkBufferDirty(seq->buffer[i]);
+  if (!RelationNeedsWAL(seq->rel[i])) return InvalidXLogRecPtr;
   xl_seq_rec record;
 #if PG_VERSION_NUM >= 160000
-  record.locator = seq->rel->rd_locator;
+  record.locator = seq->rel[i]->rd_locator;
 #else
-  record.node = seq->rel->rd_node;
+  record.node = seq->rel[i]->rd_node;
 #endif
   XLogBeginInsert();
-  XLogRegisterBuffer(0, seq->buffer, REGBUF_WILL_INIT);
+  XLogRegisterBuffer(0, seq->buffer[i], REGBUF_WILL_INIT);
   XLogRegisterData(reinterpret_cast<char*>(&record), sizeof record);
-  XLogRegisterData(reinterpret_cast<char*>(seq->tuple.t_data), seq->tuple.t_len);
+  XLogRegisterData(reinterpret_cast<char*>(seq->tuple[i].t_data), seq->tuple[i].t_len);
   const XLogRecPtr lsn = XLogInsert(RM_SEQ_ID, XLOG_SEQ_LOG);
-  PageSetLSN(BufferGetPage(seq->buffer), lsn);
+  PageSetLSN(BufferGetPage(seq->buffer[i]), lsn);
   return lsn;
+}
+
+void set_sequence(MarkTuples* seq, int i, std::int64_t value, std::int64_t log_cnt, XLogRecPtr* lsn) {
+  if (seq->rel[i] == nullptr) return;
+  Form_pg_sequence_data data = seq->data[i];
+  if (data->last_value == value && data->log_cnt == log_cnt && data->is_called) return;
+  data->last_value = value;
+  data->log_cnt = log_cnt;
+  data->is_called = true;
+  *lsn = Max(*lsn, log_sequence(seq, i));
+}
+
+// Writes `next` over what the sequences hold (the dumped one gets the larger
+// of its two times); the caller flushes up to `lsn`.
+void write_record(MarkTuples* seq, const MarkRecord& next, XLogRecPtr* lsn) {
+  START_CRIT_SECTION();
+  set_sequence(seq, kFloorSeq, next.floor_ms, 0, lsn);
+  set_sequence(seq, kReservedSeq, next.reserved_ms, static_cast<std::int64_t>(next.lifetime), lsn);
+  set_sequence(seq, kDumpedSeq, mark_max(next.reserved_ms, next.floor_ms), 0, lsn);
+  END_CRIT_SECTION();
 }
 
 // `known` becomes `record`, and the fast path's numbers follow it.
@@ -156,19 +334,11 @@ void know(MarkState& mark, const MarkRecord& record) {
   mark.cover_floor_ms = ours ? record.floor_ms : std::numeric_limits<std::int64_t>::min();
 }
 
-// A record that covers every value: no mark to keep (none in this database,
-// or a hot standby, which cannot write one).
+// A record that covers every value: no mark to keep here (none in this
+// database, or a hot standby, which cannot write one).
 void cover_everything(MarkState& mark) {
   mark.lifetime = 1;
   know(mark, {std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::max(), 1});
-}
-
-// Back to unprepared, the sequences to be looked up again.
-void forget(MarkState& mark) {
-  g_resolved = false;
-  g_mark_oid = g_floor_oid = InvalidOid;
-  mark.ready = mark.settled = mark.in_recovery = false;
-  cover_everything(mark);
 }
 
 void apply_floor(ProcessState& state, std::int64_t ms) {
@@ -179,97 +349,227 @@ void apply_floor(ProcessState& state, std::int64_t ms) {
   state.uuidv7.start_above_ms(ms);
 }
 
+std::int64_t unix_ms_now() { return (GetCurrentTimestamp() + kUnixEpochInPgMicros) / 1000; }
+
+Datum timestamptz_or_null_ms(std::int64_t ms, bool* is_null) {
+  *is_null = ms <= 0;
+  return TimestampTzGetDatum(timestamptz_from_unix_ms(ms));
+}
+
+// The Unix millisecond of a timestamptz argument, within the keys' range.
+std::int64_t mark_ms_arg(FunctionCallInfo fcinfo, int n) {
+  return unix_ms_from_timestamptz(PG_GETARG_TIMESTAMPTZ(n), 0, std::numeric_limits<std::int64_t>::max() / 4,
+                                  OutOfRange::kError, "the mark");
+}
+
+void refuse_on_standby(const char* function_name) {
+  if (RecoveryInProgress()) {
+    ereport(ERROR, (errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+                    errmsg("%s() cannot run on a standby", function_name),
+                    errhint("Run it on the primary: the standby replays its mark.")));
+  }
+}
+
 }  // namespace
 
 MarkState g_mark_state;
 
-// Marks the backend prepared: `recovery` (a hot standby) prepares again on
-// every call until promoted.
-void settle(MarkState& mark, bool recovery) {
-  mark.ready = true;
-  mark.in_recovery = recovery;
-  mark.settled = !recovery;
+void define_mark_settings() {
+  DefineCustomIntVariable("ulid_tsid.max_lead", "How far keys may run ahead of the clock before a WARNING.",
+                          "After a restart onto a clock that is behind the mark, keys continue above it and run "
+                          "ahead of the clock; past this lead each session warns (at most once a minute). "
+                          "0 turns the warning off.",
+                          &g_max_lead_ms, 60000, 0, INT_MAX, PGC_SIGHUP, GUC_UNIT_MS, nullptr, nullptr, nullptr);
 }
 
-void mark_prepare_slow(FunctionCallInfo fcinfo, ProcessState& state) {
+void mark_prepare_slow(FunctionCallInfo, ProcessState& state) {
   MarkState& mark = g_mark_state;
   const bool recovery = RecoveryInProgress();
-  if (mark.ready && recovery) return;  // still a hot standby
+  if (mark.ready && mark.in_recovery && recovery) return;  // still a hot standby, prepared
   // Nothing is marked prepared before the end: an ERROR on the way (a lock
   // wait cancelled, say) leaves the next call to prepare again.
-  SequenceTuple reserved, floor;
-  const LOCKMODE lockmode = recovery ? AccessShareLock : RowExclusiveLock;
-  if (!resolve(fcinfo) || !open_sequence(g_floor_oid, lockmode, false, &floor)) {
-    cover_everything(mark);  // the database's extension predates the mark (0.3.0 SQL objects)
-    settle(mark, recovery);
-    return;
-  }
-  if (!open_sequence(g_mark_oid, lockmode, false, &reserved)) {
-    close_sequence(&floor);
+  MarkTuples seq;
+  if (!open_mark(recovery ? AccessShareLock : RowExclusiveLock, false, &seq)) {
+    // No mark in this database (its SQL objects predate 0.4.0): values follow
+    // the clock as before, and the next transaction looks again.
     cover_everything(mark);
-    settle(mark, recovery);
+    mark.in_recovery = recovery;
+    mark.settled = false;
     return;
   }
-  const MarkRecord stored = {reserved.data->last_value, floor.data->last_value,
-                             static_cast<std::uint64_t>(reserved.data->log_cnt)};
-  const XLogRecPtr lsn = Max(page_lsn(reserved), page_lsn(floor));
-  close_sequence(&reserved);
-  close_sequence(&floor);
+  XLogRecPtr lsn;
+  const MarkRecord stored = read_record(seq, &lsn);
+  close_mark(&seq);
   if (recovery) {
     // A standby's values are never stored on it: they start above everything
-    // it has replayed, and it reserves nothing (it cannot write WAL).
-    apply_floor(state, Max(stored.reserved_ms, stored.floor_ms));
+    // it has replayed, and it reserves nothing (it cannot write WAL). Its
+    // ULIDs and UUIDv7s are told apart by their random bits; it makes no TSIDs.
+    apply_floor(state, mark_max(stored.reserved_ms, stored.floor_ms));
     cover_everything(mark);
-    settle(mark, recovery);
+    mark.ready = true;
+    mark.in_recovery = true;
+    mark.settled = false;
     return;
   }
   XLogFlush(lsn);  // what `known` covers must be durable before a value relies on it
-  apply_floor(state, mark_start_floor(stored, current_lifetime()));
   mark.lifetime = current_lifetime();
+  apply_floor(state, mark_start_floor(stored, mark.lifetime));
   know(mark, stored);
-  settle(mark, recovery);
+  mark.ready = true;
+  mark.in_recovery = false;
+  mark.settled = true;
 }
 
 void mark_reserve_slow(std::int64_t value_ms, std::int64_t now_ms, bool per_backend) {
   MarkState& mark = g_mark_state;
   if (!mark.settled) return;
-  SequenceTuple reserved, floor;
-  // Gone since this backend found them (the extension dropped, perhaps made
-  // again with new OIDs): the next call looks them up again; this value,
-  // made for the extension as it was, goes out without a reservation.
-  if (!open_sequence(g_floor_oid, RowExclusiveLock, true, &floor)) {
-    forget(mark);
+  MarkTuples seq;
+  if (!open_mark(RowExclusiveLock, true, &seq)) {
+    // The mark is gone (the extension dropped): nothing left to keep.
+    mark.settled = false;
+    cover_everything(mark);
     return;
   }
-  if (!open_sequence(g_mark_oid, RowExclusiveLock, true, &reserved)) {
-    close_sequence(&floor);
-    forget(mark);
-    return;
-  }
-  MarkRecord stored = {reserved.data->last_value, floor.data->last_value,
-                       static_cast<std::uint64_t>(reserved.data->log_cnt)};
-  XLogRecPtr lsn = Max(page_lsn(reserved), page_lsn(floor));
+  XLogRecPtr lsn;
+  MarkRecord stored = read_record(seq, &lsn);
   if (!mark_covers(stored, mark.lifetime, value_ms, now_ms, per_backend)) {
-    const MarkRecord next = mark_reserve(stored, mark.lifetime, value_ms, now_ms, per_backend);
-    START_CRIT_SECTION();
-    if (next.floor_ms != stored.floor_ms) {
-      floor.data->last_value = next.floor_ms;
-      floor.data->log_cnt = 0;
-      floor.data->is_called = true;
-      lsn = Max(lsn, log_sequence(&floor));
-    }
-    reserved.data->last_value = next.reserved_ms;
-    reserved.data->log_cnt = static_cast<int64>(next.lifetime);
-    reserved.data->is_called = true;
-    lsn = Max(lsn, log_sequence(&reserved));
-    END_CRIT_SECTION();
+    const bool backend_ahead = per_backend && value_ms > now_ms + kMarkAheadSlackMs;
+    const MarkRecord next = mark_reserve(stored, mark.lifetime, value_ms, now_ms, per_backend, g_ahead_step);
+    if (backend_ahead) g_ahead_step = mark_next_ahead_step(g_ahead_step);
+    write_record(&seq, next, &lsn);
     stored = next;
   }
-  close_sequence(&reserved);
-  close_sequence(&floor);
+  close_mark(&seq);
   // The value leaves only once the reservation that covers it is on disk.
   XLogFlush(lsn);
   know(mark, stored);
+  const std::int64_t lead = value_ms - now_ms;
+  if (g_max_lead_ms > 0 && lead > g_max_lead_ms && now_ms - g_warned_at_ms >= 60000) {
+    g_warned_at_ms = now_ms;
+    ereport(WARNING, (errmsg("ulid_tsid: keys run %lld ms ahead of the clock", static_cast<long long>(lead)),
+                      errdetail("They continue above the generators' mark, which earlier keys set; the clock is "
+                                "behind it (ulid_tsid.max_lead is %d ms).",
+                                g_max_lead_ms),
+                      errhint("If the clock is right now and was wrong before, a superuser can set the mark back "
+                              "with SELECT ulid_tsid_mark_reset(); new keys may then sort below those made while "
+                              "the clock was wrong.")));
+  }
 }
 
 }  // namespace ulid_tsid::pg
+
+using namespace ulid_tsid;
+using namespace ulid_tsid::pg;
+
+// One row for DBAs: the mark, its lead over the clock, and how this server
+// makes TSIDs.
+Datum ulid_tsid_status(PG_FUNCTION_ARGS) {
+  TupleDesc desc;
+  if (get_call_result_type(fcinfo, nullptr, &desc) != TYPEFUNC_COMPOSITE) {
+    ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED), errmsg("ulid_tsid_status() must return a record")));
+  }
+  constexpr int kColumns = 10;
+  if (desc->natts != kColumns) {
+    ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH), errmsg("ulid_tsid_status(): the SQL declaration has %d columns, not %d",
+                                                            desc->natts, kColumns)));
+  }
+  Datum values[kColumns];
+  bool nulls[kColumns] = {};
+  MarkTuples seq;
+  MarkRecord stored;
+  bool have_mark = false;
+  if (open_mark(AccessShareLock, false, &seq)) {
+    XLogRecPtr lsn;
+    stored = read_record(seq, &lsn);
+    close_mark(&seq);
+    have_mark = true;
+  }
+  const std::int64_t now_ms = unix_ms_now();
+  values[0] = timestamptz_or_null_ms(stored.reserved_ms, &nulls[0]);
+  values[1] = timestamptz_or_null_ms(stored.floor_ms, &nulls[1]);
+  const std::int64_t top = mark_max(stored.reserved_ms, stored.floor_ms);
+  Interval* lead = static_cast<Interval*>(palloc0(sizeof(Interval)));
+  lead->time = (top - now_ms) * 1000;
+  values[2] = PointerGetDatum(lead);
+  nulls[2] = !have_mark || top <= 0;
+  Interval* max_lead = static_cast<Interval*>(palloc0(sizeof(Interval)));
+  max_lead->time = static_cast<int64>(g_max_lead_ms) * 1000;
+  values[3] = PointerGetDatum(max_lead);
+  values[4] = BoolGetDatum(shared_ticks() != nullptr);
+  values[5] = BoolGetDatum(RecoveryInProgress());
+  const TsidSettings tsid = describe_tsid_settings(shared_ticks() != nullptr);
+  values[6] = Int32GetDatum(tsid.node_bits);
+  values[7] = Int32GetDatum(tsid.node_id);
+  nulls[7] = tsid.node_id < 0;
+  values[8] = Int32GetDatum(tsid.slot_bits);
+  values[9] = Int32GetDatum(tsid.counter_bits);
+  PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
+}
+
+// Raises the mark so that every new value is above `at_least` (a logical
+// replication cut-over, a restore of chosen tables): never lowers it. For a
+// superuser or a member of the extension's owner role.
+Datum ulid_tsid_mark_raise(PG_FUNCTION_ARGS) {
+  const std::int64_t target = mark_ms_arg(fcinfo, 0);
+  refuse_on_standby("ulid_tsid_mark_raise");
+  MarkTuples seq;
+  if (!open_mark(RowExclusiveLock, true, &seq)) {
+    ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                    errmsg("this database has no ulid_tsid mark"),
+                    errhint("Update the extension: ALTER EXTENSION ulid_tsid UPDATE.")));
+  }
+  if (!superuser() && !has_privs_of_role(GetUserId(), g_location.extension_owner)) {
+    close_mark(&seq);
+    ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                    errmsg("permission denied for function ulid_tsid_mark_raise"),
+                    errdetail("Only a superuser or the owner of extension ulid_tsid may raise the mark.")));
+  }
+  XLogRecPtr lsn;
+  MarkRecord next = read_record(seq, &lsn);
+  next.floor_ms = mark_max(next.floor_ms, target);
+  write_record(&seq, next, &lsn);
+  close_mark(&seq);
+  XLogFlush(lsn);
+  // This backend's generators (and, preloaded, every backend's) start above it now.
+  apply_floor(process_state(), next.floor_ms);
+  if (g_mark_state.settled) know(g_mark_state, next);
+  PG_RETURN_TIMESTAMPTZ(timestamptz_from_unix_ms(mark_max(next.floor_ms, next.reserved_ms)));
+}
+
+// Sets the mark back to `to_time`: the way back from a clock that ran far
+// ahead. Superuser only. Keys made afterwards may sort below those made while
+// the clock was wrong.
+Datum ulid_tsid_mark_reset(PG_FUNCTION_ARGS) {
+  if (!superuser()) {
+    ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+                    errmsg("permission denied for function ulid_tsid_mark_reset"),
+                    errdetail("Only a superuser may set the mark back.")));
+  }
+  const std::int64_t target = mark_ms_arg(fcinfo, 0);
+  refuse_on_standby("ulid_tsid_mark_reset");
+  MarkTuples seq;
+  if (!open_mark(RowExclusiveLock, true, &seq)) {
+    ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                    errmsg("this database has no ulid_tsid mark"),
+                    errhint("Update the extension: ALTER EXTENSION ulid_tsid UPDATE.")));
+  }
+  MarkState& mark = g_mark_state;
+  mark.lifetime = current_lifetime();
+  const MarkRecord next = {target, target, mark.lifetime};
+  XLogRecPtr lsn = InvalidXLogRecPtr;
+  write_record(&seq, next, &lsn);
+  close_mark(&seq);
+  XLogFlush(lsn);
+  // Every generator of this backend, and preloaded every backend's shared
+  // ticks, continue from the new mark.
+  ProcessState& state = process_state();
+  state.ulid.reset_above_ms(target);
+  state.ulid_monotonic.reset_above_ms(target);
+  state.tsid.reset_above_ms(target);
+  state.uuidv7.reset_above_ms(target);
+  know(mark, next);
+  mark.ready = mark.settled = true;
+  mark.in_recovery = false;
+  g_ahead_step = 0;
+  PG_RETURN_TIMESTAMPTZ(timestamptz_from_unix_ms(target));
+}

@@ -18,6 +18,7 @@ extern "C" void _PG_init(void) {
   // value that postgresql.conf or an early SET had given that setting.
   ulid_tsid::pg::define_tsid_settings();
   ulid_tsid::pg::define_public_id_settings();
+  ulid_tsid::pg::define_mark_settings();
 #if PG_VERSION_NUM >= 150000
   MarkGUCPrefixReserved("ulid_tsid");
 #else

@@ -89,6 +89,8 @@ TsidLayout node_layout() {
   return layout;
 }
 
+int slot_bits(bool shared) { return shared ? 0 : bit_width(static_cast<unsigned>(MaxBackends)); }
+
 // This backend's layout: with shared ticks the node alone; otherwise the node and
 // this backend's slot (unique among live backends) in the lowest bits.
 TsidLayout current_layout(bool shared) {
@@ -101,7 +103,7 @@ TsidLayout current_layout(bool shared) {
 #else
     const int slot = MyBackendId;
 #endif
-    layout.slot_bits = bit_width(static_cast<unsigned>(MaxBackends));
+    layout.slot_bits = slot_bits(shared);
     layout.slot = slot > 0 ? static_cast<std::uint64_t>(slot) : 0;
   }
   if (unlikely(!layout.valid())) {
@@ -144,6 +146,16 @@ void define_tsid_settings() {
                           "is above 0. Give each server that writes TSIDs into shared data its own id.",
                           &g_node_id, kNodeIdUnset, kNodeIdUnset, (1 << kTsidMaxNodeBits) - 1, PGC_SIGHUP, 0,
                           nullptr, nullptr, nullptr);
+}
+
+TsidSettings describe_tsid_settings(bool shared) {
+  TsidSettings settings;
+  settings.node_bits = g_node_bits;
+  settings.node_id = g_node_id;
+  settings.slot_bits = slot_bits(shared);
+  settings.counter_bits = 22 - g_node_bits - settings.slot_bits;
+  if (settings.counter_bits < 0) settings.counter_bits = 0;
+  return settings;
 }
 
 }  // namespace ulid_tsid::pg
@@ -190,6 +202,7 @@ Datum tsid_counter(PG_FUNCTION_ARGS) {
 Datum generate_tsid(PG_FUNCTION_ARGS) {
   ProcessState& state = process_state();
   mark_prepare(fcinfo, state);
+  if (unlikely(g_mark_state.in_recovery)) report_tsid_on_standby();
   const bool shared = state.tsid.ticks().shared();
   const TsidLayout layout = current_layout(shared);
   const std::int64_t now_ns = realtime_ns();

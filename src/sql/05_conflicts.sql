@@ -123,3 +123,30 @@ BEGIN
   END LOOP;
 END
 $conflicts$;
+
+-- The mark's sequences (src/sql/35_mark.sql): a relation of one of their names
+-- in the target schema, planted by any role with CREATE there, gets an error
+-- that names it instead of a bare "already exists".
+DO $conflicts$
+DECLARE
+  target pg_catalog.text := pg_catalog.current_schema();
+  rel_name pg_catalog.text;
+  what pg_catalog.text;
+BEGIN
+  FOREACH rel_name IN ARRAY ARRAY['ulid_tsid_mark', 'ulid_tsid_mark_floor', 'ulid_tsid_mark_dumped']::pg_catalog.text[] LOOP
+    SELECT pg_catalog.format('a %s that belongs to role %I',
+             CASE c.relkind WHEN 'S' THEN 'sequence' WHEN 'r' THEN 'table' WHEN 'v' THEN 'view'
+                            WHEN 'm' THEN 'materialized view' WHEN 'i' THEN 'index' WHEN 'p' THEN 'partitioned table'
+                            WHEN 'f' THEN 'foreign table' ELSE 'relation' END, r.rolname)
+      INTO what
+      FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace
+      JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) c.relowner
+     WHERE n.nspname OPERATOR(pg_catalog.=) target AND c.relname OPERATOR(pg_catalog.=) rel_name;
+    CONTINUE WHEN what IS NULL;
+    RAISE EXCEPTION USING ERRCODE := 'duplicate_table',
+      MESSAGE := pg_catalog.format('ulid_tsid cannot be installed in schema %I: relation %I.%I already exists', target, target, rel_name),
+      DETAIL := pg_catalog.format('It is %s; ulid_tsid keeps its generators'' high-water mark in a sequence of that name in its schema.', what),
+      HINT := 'Drop or rename it (it is not ulid_tsid''s), or install ulid_tsid in another schema (CREATE EXTENSION ulid_tsid SCHEMA ...).';
+  END LOOP;
+END
+$conflicts$;

@@ -81,8 +81,15 @@ TEST(Mark, PerBackendValuesAheadOfTheClockRaiseTheFloor) {
   EXPECT_FALSE(mark_covers(stored, kNew, kNow + 1, clock, true));
   EXPECT_TRUE(mark_covers(stored, kNew, kNow + 1, clock, false));
   const MarkRecord r = mark_reserve(stored, kNew, kNow + 1, clock, true);
-  EXPECT_EQ(r.floor_ms, r.reserved_ms);
+  // The floor covers what this backend may return before it reserves again,
+  // not the clock's 250 ms window (that would push every later backend 250 ms on).
+  EXPECT_EQ(r.floor_ms, kNow + 1 + kMarkAheadReserveMs);
+  EXPECT_EQ(r.reserved_ms, kNow + 250);
   EXPECT_TRUE(mark_covers(r, kNew, kNow + 1, clock, true));
+  EXPECT_FALSE(mark_covers(r, kNew, kNow + 2 + kMarkAheadReserveMs, clock, true));
+  // A backend's first such reservation takes no step: the value's millisecond.
+  const MarkRecord first = mark_reserve(stored, kNew, kNow + 1, clock, true, 0);
+  EXPECT_EQ(first.floor_ms, kNow + 1);
   // At the clock (within the TSID's wait) the floor stays where it was.
   const MarkRecord at_clock = mark_reserve(stored, kNew, kNow + 251, kNow + 250, true);
   EXPECT_EQ(at_clock.floor_ms, kNow);
@@ -103,6 +110,40 @@ TEST(Mark, NewBackendsOfALifetimeDoNotDrift) {
     clock += 1;
   }
   EXPECT_LE(stored.reserved_ms, clock + kMarkReserveMs);
+}
+
+// Connection churn while per-backend values run ahead of the clock (a restart
+// onto a clock 5 s behind, not preloaded): each new backend starts above the
+// floor, makes a few TSIDs and exits. Each pushes the floor by one millisecond,
+// so at 183 sessions a second the lead shrinks; with the old step of 10 ms
+// (11 ms a backend) it grew by a second a second.
+TEST(Mark, ChurnWhileAheadPushesOneMillisecondPerBackend) {
+  const auto lead_after = [](bool first_step_zero) {
+    MarkRecord stored{kNow + 250, kNow, kOld};
+    std::int64_t clock = kNow - 5000;
+    for (int backend = 0; backend < 1830; ++backend) {  // 10 s at 183 a second
+      std::int64_t step = first_step_zero ? 0 : kMarkAheadReserveMs;
+      const std::int64_t value = mark_start_floor(stored, kNew) + 1;
+      for (int call = 0; call < 3; ++call) {
+        if (mark_covers(stored, kNew, value, clock, true)) continue;
+        stored = mark_reserve(stored, kNew, value, clock, true, step);
+        step = mark_next_ahead_step(step);
+      }
+      clock += 1000 / 183;
+    }
+    return mark_start_floor(stored, kNew) - clock;
+  };
+  EXPECT_LT(lead_after(true), 5250);    // the 5 s lead, plus at most the window
+  EXPECT_GT(lead_after(false), 10000);  // what 0.4.0's first cut did
+}
+
+TEST(Mark, AheadStepGrowsToTheUsualOne) {
+  std::int64_t step = 0;
+  const std::int64_t expected[] = {1, 2, 4, 8, 10, 10};
+  for (std::int64_t e : expected) {
+    step = mark_next_ahead_step(step);
+    EXPECT_EQ(step, e);
+  }
 }
 
 TEST(Floor, UlidTicksStartAfterTheMillisecond) {
@@ -172,6 +213,38 @@ TEST(Floor, MonotonicUlidMovesToTheNextMillisecondThenIncrements) {
   ASSERT_EQ(g.next({kNow + 102, 0}, random, next), GenerateStatus::kOk);
   EXPECT_EQ(ulid_time_ms(next), static_cast<std::uint64_t>(kNow + 102));
   EXPECT_EQ(g.next({-1, 0}, random, next), GenerateStatus::kClockOutOfRange);
+}
+
+TEST(Floor, ResetLowersEveryGenerator) {
+  std::atomic<std::uint64_t> shared{0};
+  UlidGenerator u;
+  u.ticks().share(&shared);
+  const std::int64_t far = kNow + 150LL * 365 * 86400000;
+  u.start_above_ms(far);
+  const std::uint8_t random[kUlidTailBytes] = {};
+  std::uint8_t out[16];
+  ASSERT_EQ(u.next({kNow, 0}, random, out), GenerateStatus::kOk);
+  EXPECT_EQ(ulid_time_ms(out), static_cast<std::uint64_t>(far + 1));
+  u.reset_above_ms(kNow - 1);
+  ASSERT_EQ(u.next({kNow, 0}, random, out), GenerateStatus::kOk);
+  EXPECT_EQ(ulid_time_ms(out), static_cast<std::uint64_t>(kNow));
+  TsidGenerator t;
+  TsidLayout layout;
+  t.start_above_ms(far);
+  std::uint64_t v = 0;
+  // 150 years on is past the TSID's range (to 2159): no later value, until the reset.
+  EXPECT_EQ(t.next({kNow, 0}, layout, &v), GenerateStatus::kExhausted);
+  t.reset_above_ms(kNow - 1);
+  ASSERT_EQ(t.next({kNow, 0}, layout, &v), GenerateStatus::kOk);
+  EXPECT_EQ(tsid_unix_ms(v), kNow);
+  UlidMonotonicGenerator m;
+  std::uint8_t mrandom[kUlidRandomBytes] = {};
+  m.start_above_ms(far);
+  ASSERT_EQ(m.next({kNow, 0}, mrandom, out), GenerateStatus::kOk);
+  EXPECT_EQ(ulid_time_ms(out), static_cast<std::uint64_t>(far + 1));
+  m.reset_above_ms(kNow - 1);
+  ASSERT_EQ(m.next({kNow, 0}, mrandom, out), GenerateStatus::kOk);
+  EXPECT_EQ(ulid_time_ms(out), static_cast<std::uint64_t>(kNow));
 }
 
 TEST(Floor, MonotonicUlidAtTheEndOfTimeIsExhausted) {
