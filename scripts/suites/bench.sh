@@ -155,4 +155,30 @@ bench_check "generation_compare-15.csv: each generator and nextval() with both b
 bench_check "generation_compare: 0.3.0's files removed from the server again" \
   bash -c '! ls "$(pg_config --sharedir)"/extension/ulid_tsid_v030* "$(pg_config --pkglibdir)"/ulid_tsid_v030* 2>/dev/null | grep -q .'
 
+# Single-row insert latency against 0.3.0 (test/bench/insert_latency.sh), a smoke of
+# seconds: both builds side by side (0.3.0's build is generation_compare's, just made),
+# preloaded and not, synchronous_commit on and off, 2 clients, 20 transactions each, one
+# round; it checks that the run goes end to end and writes numbers and a verdict to each
+# row, never its timings (40 transactions give no p99 to judge).
+lat_out="$bench_out/insert_latency"
+PG15_LOCK_HELD=1 INSTALL=0 TXN=20 ROUNDS=1 CLIENTS=2 SYNC_MODES="on off" MODES="preload plain" OUT_DIR="$lat_out" \
+  PORT_BASE=55494 NAME_PREFIX=smoke_lat timeout 300 bash test/bench/insert_latency.sh >"$LOGS/bench-latency.log" 2>&1
+bench_check "insert_latency.sh exit status (see $LOGS/bench-latency.log)" test $? -eq 0
+bench_check "insert_latency.csv: each key, mode and synchronous_commit with both builds' tps, p50, p99, p99.9 and a verdict" \
+  awk -F, -v num='^[0-9]+([.][0-9]+)?$' 'NR == 1 && $0 != "preload,synchronous_commit,clients,key,rounds,run_length,tx_030,tx_now,tps_030,tps_now,p50_030_ms,p50_now_ms,p99_030_ms,p99_now_ms,p999_030_ms,p999_now_ms,p99_x_030,p99_x_030_round_min,p99_x_030_round_max,tps_x_030,verdict" { bad = 1 }
+    NR > 1 { n++; for (i = 9; i <= 17; i++) if ($i !~ num) bad = 1
+      if (!($3 == 2 && $5 == 1 && $7 == 40 && $8 == 40)) bad = 1
+      if (!($21 == ($4 == "bigserial" ? "control" : "met") || ($4 != "bigserial" && $21 == "missed"))) bad = 1
+      f[$1 "," $2 "," $4] = 1 }
+    END { for (m = 1; m <= 2; m++) for (s = 1; s <= 2; s++) {
+            split("generate_ulid generate_ulid_monotonic generate_tsid generate_uuidv7 bigserial", k, " ")
+            for (j = 1; j <= 5; j++) if (!(((m == 1 ? "preload" : "plain") "," (s == 1 ? "on" : "off") "," k[j]) in f)) bad = 1 }
+          exit !(!bad && n == 20) }' "$lat_out/insert_latency.csv"
+bench_check "insert_latency_runs.csv: 40 runs, each with every transaction in its log" \
+  awk -F, 'NR > 1 { n++; if (!($8 == 40 && $15 == 40 && $12 ~ /^[0-9.]+$/)) bad = 1 } END { exit !(n == 40 && !bad) }' "$lat_out/insert_latency_runs.csv"
+bench_check "insert_latency.md has the table and a verdict" \
+  bash -c 'grep -q "^| preload | sync commit" "$1" && grep -qE "^verdict: \*\*[0-9]+ targets met, [0-9]+ missed" "$1"' _ "$lat_out/insert_latency.md"
+bench_check "insert_latency: 0.3.0's files removed from the server again" \
+  bash -c '! ls "$(pg_config --sharedir)"/extension/ulid_tsid_v030* "$(pg_config --pkglibdir)"/ulid_tsid_v030* 2>/dev/null | grep -q .'
+
 tally bench "$bench_pass" "$bench_fail"

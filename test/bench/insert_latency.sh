@@ -1,0 +1,299 @@
+#!/usr/bin/env bash
+# The mark's cost as users feel it (issue 33 item 9): tps and p50/p99/p99.9 latency
+# of single-row inserts, one transaction each, with `fsync = on`, for each
+# generator as a column default -- generate_ulid(), generate_ulid_monotonic(),
+# generate_tsid(), generate_uuidv7() -- and bigserial, 0.3.0's build beside
+# today's tree in ONE run.
+#
+#   bash test/bench/insert_latency.sh                      (PostgreSQL 15, the host's)
+#   PG_MAJOR=17 bash test/bench/insert_latency.sh          (13, 17, 18, 19: a chroot's server)
+#
+# Target, judged per row (never asserted): "p99 within 1.10x of 0.3.0's on every generator".
+# bigserial is the control: the same code in both clusters, its ratio is the noise floor.
+#
+# What it does:
+# - builds today's tree and installs it (INSTALL=1, scripts/lib/pg.sh's pg_build), and
+#   0.3.0 (git revision OLD_REV, default 3c2b641, 0.3.0's last commit) from `git archive`,
+#   installed beside it as library ulid_tsid_v030.so and extension ulid_tsid_v030, as
+#   test/bench/generation_compare.sh does (the same build tree, build/v030-MAJOR); 0.3.0's
+#   files are removed again at exit.
+# - per mode (MODES, default "preload": shared_preload_libraries names the build's library;
+#   "plain" without it), two clusters of the same configuration, up at once: one with
+#   CREATE EXTENSION ulid_tsid_v030, one with CREATE EXTENSION ulid_tsid. Both with
+#   fsync = on, full_page_writes = on, autovacuum = off (no vacuum of a run's table in
+#   the middle of its run), jit = off; synchronous_commit is set per run (PGOPTIONS).
+# - each variant (key x build) gets DURATION seconds of pgbench per synchronous_commit
+#   (SYNC_MODES) and client count (CLIENTS), split into ROUNDS runs of DURATION/ROUNDS
+#   seconds, interleaved: per round, per setting, per key (the key order rotates each
+#   round), the two builds' runs right after each other, which goes first alternating, so
+#   that drift of a shared machine does not favour one side. Before each run the table is
+#   dropped and made again, empty, and a CHECKPOINT written.
+# - a run: pgbench -n -M prepared -c C -j min(C, nproc) -T SECS -l (the per-transaction log)
+#   of   INSERT INTO il_t (n, payload) VALUES (:client_id, '<64 bytes>')
+#   into il_t (id KEY PRIMARY KEY DEFAULT generator(), n int, payload text). Latency
+#   percentiles are computed from the log's per-transaction times (nearest rank over the
+#   sorted times of every run of the variant, pooled), never from pgbench's averages;
+#   tps is pgbench's "without initial connection time", averaged over the runs.
+# On 15 it holds /tmp/ulid_tsid.pg15.lock for the whole run (the host's shared server:
+# another checkout's install would change today's library under the clusters), unless
+# PG15_LOCK_HELD=1 says the caller does.
+#
+# Environment: PG_MAJOR=15 DURATION=60 ROUNDS=3 CLIENTS="1 8" SYNC_MODES="on off"
+#              MODES=preload (or "preload plain") KEYS="generate_ulid generate_ulid_monotonic
+#              generate_tsid generate_uuidv7 bigserial" PROTOCOL=prepared INSTALL=1
+#              TXN= (transactions per client instead of -T: the smoke's) OLD_REV=3c2b641
+#              PORT_BASE=55490 (PORT_BASE..+3) NAME_PREFIX=il
+#              OUT_DIR=test/bench/results/insert_latency
+# Output: $OUT_DIR/insert_latency.csv (per mode, setting and key: both builds side by side,
+#         the p99 ratio and the verdict), insert_latency_runs.csv (every run),
+#         insert_latency.md (the table, the target, the machine, the command).
+# Time: keys x 2 builds x modes x SYNC_MODES x CLIENTS x DURATION, plus a few seconds a run
+#       (printed before it starts); the defaults: 5 x 2 x 1 x 2 x 2 x 60 s = 40 min.
+set -uo pipefail
+BENCH_HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+PG_MAJOR="${PG_MAJOR:-15}"
+DURATION="${DURATION:-60}"
+ROUNDS="${ROUNDS:-3}"
+CLIENTS="${CLIENTS:-1 8}"
+SYNC_MODES="${SYNC_MODES:-on off}"
+MODES="${MODES:-preload}"
+KEYS="${KEYS:-generate_ulid generate_ulid_monotonic generate_tsid generate_uuidv7 bigserial}"
+PROTOCOL="${PROTOCOL:-prepared}"
+INSTALL="${INSTALL:-1}"
+TXN="${TXN:-}"
+OLD_REV="${OLD_REV:-3c2b641}"
+PORT_BASE="${PORT_BASE:-55490}"
+NAME_PREFIX="${NAME_PREFIX:-il}"
+RUN_SECS=$((DURATION / ROUNDS))
+[ "$RUN_SECS" -ge 1 ] || RUN_SECS=1
+if [ -n "$TXN" ]; then LENGTH=(-t "$TXN"); LENGTH_TEXT="$TXN transactions per client"; RUN_LENGTH="${TXN}tx"
+else LENGTH=(-T "$RUN_SECS"); LENGTH_TEXT="$RUN_SECS s"; RUN_LENGTH="${RUN_SECS}s"; fi
+n_keys=$(wc -w <<<"$KEYS"); n_modes=$(wc -w <<<"$MODES"); n_sync=$(wc -w <<<"$SYNC_MODES"); n_cl=$(wc -w <<<"$CLIENTS")
+n_runs=$((n_keys * 2 * n_modes * n_sync * n_cl * ROUNDS))
+# The estimate first, before any wait for the lock.
+if [ -z "$TXN" ]; then
+  echo "== estimate: $n_runs runs of $RUN_SECS s ($n_keys keys x 2 builds x $n_modes modes x $n_sync synchronous_commit x $n_cl client counts x $ROUNDS rounds):" \
+       "$((n_runs * RUN_SECS / 60)) min of pgbench, about $(( (n_runs * (RUN_SECS + 1) + 60) / 60 )) min in all with the builds and each run's setup"
+else
+  echo "== $n_runs runs of $TXN transactions per client"
+fi
+if [ "$PG_MAJOR" = 15 ] && [ "${PG15_LOCK_HELD:-}" != 1 ]; then
+  exec 5>/tmp/ulid_tsid.pg15.lock
+  flock -n 5 || { echo "waiting for /tmp/ulid_tsid.pg15.lock"; flock 5; }
+  export PG15_LOCK_HELD=1
+fi
+source "$BENCH_HERE/../../scripts/lib/pg.sh"
+OUT_DIR="${OUT_DIR:-$ROOT/test/bench/results/insert_latency}"
+TARGET=1.10
+mkdir -p "$OUT_DIR"
+CSV="$OUT_DIR/insert_latency.csv"
+RUNS_CSV="$OUT_DIR/insert_latency_runs.csv"
+MD="$OUT_DIR/insert_latency.md"
+WORK="$(mktemp -d /tmp/ulid_tsid_latency.XXXXXX)"; chmod 755 "$WORK"
+HOST_BIN="$(pg_config --bindir)"   # the host's pgbench and psql, through the clusters' sockets
+NPROC="$(nproc)"
+START_LOAD="$(cut -d' ' -f1-3 /proc/loadavg)"
+START_TIME="$(date -u '+%Y-%m-%d %H:%M UTC')"
+if [ -n "$TXN" ]; then COMMAND="TXN=$TXN"; else COMMAND="DURATION=$DURATION"; fi
+COMMAND="PG_MAJOR=$PG_MAJOR $COMMAND ROUNDS=$ROUNDS CLIENTS=\"$CLIENTS\" SYNC_MODES=\"$SYNC_MODES\" MODES=\"$MODES\""
+[ "$KEYS" = "generate_ulid generate_ulid_monotonic generate_tsid generate_uuidv7 bigserial" ] || COMMAND="$COMMAND KEYS=\"$KEYS\""
+[ "$PROTOCOL" = prepared ] || COMMAND="$COMMAND PROTOCOL=$PROTOCOL"
+[ "$OLD_REV" = 3c2b641 ] || COMMAND="$COMMAND OLD_REV=$OLD_REV"
+COMMAND="$COMMAND bash test/bench/insert_latency.sh"
+
+PKGLIB="$(pg_in "$PG_CONFIG" --pkglibdir)"
+SHARE="$(pg_in "$PG_CONFIG" --sharedir)"
+OLD_FILES=("$PG_CHROOT$PKGLIB/ulid_tsid_v030.so" "$PG_CHROOT$SHARE/extension/ulid_tsid_v030.control"
+           "$PG_CHROOT$SHARE/extension/ulid_tsid_v030--0.3.0.sql")
+RUNNING=()
+latency_cleanup() {
+  local c
+  for c in "${RUNNING[@]}"; do cluster_stop "$c" 2>/dev/null; done
+  rm -f "${OLD_FILES[@]}"
+  rm -rf "$WORK"
+  suite_end
+}
+trap latency_cleanup EXIT
+trap 'exit 130' INT TERM
+must() { local what="$1"; shift; if "$@"; then check "$what" true; else check "$what" false; exit 1; fi; }
+
+if [ "$INSTALL" = 1 ]; then
+  echo "== PostgreSQL $PG_MAJOR: building today's tree"
+  must "today's tree builds and installs (log: $LOGS/build-$PG_MAJOR.log)" pg_build
+fi
+
+# 0.3.0, from git, in its own tree beside the current build (generation_compare.sh's; kept between runs).
+if [ -n "$PG_CHROOT" ]; then OLD_SRC="$PG_CHROOT/build/ulid_tsid-$PG_KEY-$PG_MAJOR-v030"; else OLD_SRC="$ROOT/build/v030-$PG_MAJOR"; fi
+old_build() {
+  local rev; rev="$(git -C "$ROOT" rev-parse "$OLD_REV")" || return 1
+  if [ "$(cat "$OLD_SRC/.rev" 2>/dev/null)" != "$rev" ] || [ ! -f "$OLD_SRC/ulid_tsid.so" ]; then
+    rm -rf "$OLD_SRC"; mkdir -p "$OLD_SRC"
+    git -C "$ROOT" archive "$rev" | tar -x -C "$OLD_SRC" || return 1
+    (cd "$OLD_SRC" && pg_in nice sh -c "make -j2 PG_CONFIG=$PG_CONFIG") >"$LOGS/build-v030-$PG_MAJOR.log" 2>&1 ||
+      { tail -20 "$LOGS/build-v030-$PG_MAJOR.log"; return 1; }
+    echo "$rev" >"$OLD_SRC/.rev"
+  fi
+  cp "$OLD_SRC/ulid_tsid.so" "${OLD_FILES[0]}" &&
+  sed -e "s|^module_pathname.*|module_pathname = '\$libdir/ulid_tsid_v030'|" -e "s|^default_version.*|default_version = '0.3.0'|" \
+    "$OLD_SRC/ulid_tsid.control" >"${OLD_FILES[1]}" &&
+  cp "$OLD_SRC/sql/ulid_tsid--0.3.0.sql" "${OLD_FILES[2]}" &&
+  chmod 644 "${OLD_FILES[@]}"
+}
+echo "== building 0.3.0 ($OLD_REV) as ulid_tsid_v030"
+must "0.3.0 builds and installs beside it as ulid_tsid_v030 (log: $LOGS/build-v030-$PG_MAJOR.log)" old_build
+NOW_VERSION="$(sed -n "s/^default_version *= *'\(.*\)'/\1/p" "$ROOT/ulid_tsid.control")"
+NOW_REV="$(git -C "$ROOT" rev-parse --short HEAD)"
+git -C "$ROOT" diff --quiet HEAD -- src sql Makefile ulid_tsid.control 2>/dev/null || NOW_REV="$NOW_REV (with uncommitted changes to the extension)"
+
+psql_at() {  # psql_at DIR PORT: a session on that cluster, SQL on stdin
+  PGHOST="$1" PGPORT="$2" PGUSER=postgres PGDATABASE=postgres "$HOST_BIN/psql" -X -A -t -q -v ON_ERROR_STOP=1
+}
+key_ddl() {  # the table of a run, by key
+  local col
+  case "$1" in
+    generate_ulid)           col="id ulid PRIMARY KEY DEFAULT generate_ulid()" ;;
+    generate_ulid_monotonic) col="id ulid PRIMARY KEY DEFAULT generate_ulid_monotonic()" ;;
+    generate_tsid)           col="id tsid PRIMARY KEY DEFAULT generate_tsid()" ;;
+    generate_uuidv7)         col="id uuid PRIMARY KEY DEFAULT generate_uuidv7()" ;;
+    bigserial)               col="id bigserial PRIMARY KEY" ;;
+    *) return 1 ;;
+  esac
+  echo "DROP TABLE IF EXISTS il_t; CREATE TABLE il_t ($col, n int NOT NULL, payload text NOT NULL); CHECKPOINT;"
+}
+for k in $KEYS; do key_ddl "$k" >/dev/null || { check "known key $k" false; exit 1; }; done
+printf "INSERT INTO il_t (n, payload) VALUES (:client_id, '%s');\n" "$(printf 'p%.0s' $(seq 64))" >"$WORK/insert.sql"
+
+# pct FILE: p50, p99, p99.9 and max of the microsecond times in FILE, in ms (nearest rank), and the count.
+pct() {
+  LC_ALL=C sort -n "$1" | awk '{ v[NR] = $1 }
+    function at(p,   i) { i = int(p * NR); if (i < p * NR) i++; if (i < 1) i = 1; return v[i] / 1000 }
+    END { if (NR == 0) { print "NA,NA,NA,NA,0"; exit } printf "%.3f,%.3f,%.3f,%.3f,%d\n", at(0.50), at(0.99), at(0.999), v[NR] / 1000, NR }'
+}
+
+# run_one MODE BUILD SYNC CLIENTS KEY ROUND: one pgbench run on a fresh empty table.
+run_one() {
+  local mode="$1" b="$2" sync="$3" c="$4" k="$5" r="$6" d p jobs logd out tx tps failed stats t0 secs
+  d="${dir[$b]}"; p="${prt[$b]}"
+  jobs=$c; [ "$jobs" -le "$NPROC" ] || jobs=$NPROC
+  logd="$WORK/log"; rm -rf "$logd"; mkdir -p "$logd"; out="$WORK/pgbench.out"
+  if ! key_ddl "$k" | psql_at "$d" "$p" >"$out" 2>&1; then
+    tail -3 "$out"; check "table for $k on $b ($mode)" false; return 1
+  fi
+  t0="$(date +%s.%N)"
+  if ! (cd "$logd" && PGHOST="$d" PGPORT="$p" PGUSER=postgres PGOPTIONS="-c synchronous_commit=$sync" \
+        "$HOST_BIN/pgbench" -n -M "$PROTOCOL" -c "$c" -j "$jobs" "${LENGTH[@]}" -l --log-prefix="$logd/tx" \
+        -f "$WORK/insert.sql" postgres) >"$out" 2>&1; then
+    tail -5 "$out"; check "pgbench run of $k on $b ($mode, synchronous_commit=$sync, $c clients, round $r)" false; return 1
+  fi
+  secs="$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')"
+  tx="$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$out")"
+  failed="$(sed -n 's/^number of failed transactions: \([0-9]*\).*/\1/p' "$out")"
+  tps="$(sed -n 's/^tps = \([0-9.]*\) (without initial connection time)/\1/p' "$out")"
+  cat "$logd"/tx.* | awk '$3 ~ /^[0-9]+$/ { print $3 }' >"$WORK/run.lat"
+  stats="$(pct "$WORK/run.lat")"
+  cat "$WORK/run.lat" >>"$WORK/lat.$mode.$sync.$c.$k.$b"
+  [ -n "$tps" ] && tps="$(printf '%.1f' "$tps")"
+  echo "$mode,$sync,$c,$k,$b,$r,$secs,${tx:-NA},${failed:-0},${tps:-NA},$stats" >>"$RUNS_CSV"
+  printf '   %-8s %-3s %2s clients  %-24s %-4s round %d: %8s tps  p50 %s  p99 %s  p99.9 %s ms\n' \
+    "$mode" "$sync" "$c" "$k" "$b" "$r" "${tps:-NA}" "$(cut -d, -f1 <<<"$stats")" "$(cut -d, -f2 <<<"$stats")" "$(cut -d, -f3 <<<"$stats")"
+}
+
+echo "preload,synchronous_commit,clients,key,build,round,wall_s,transactions,failed,tps,p50_ms,p99_ms,p999_ms,max_ms,latencies" >"$RUNS_CSV"
+port=$PORT_BASE
+HAS_MARK=""; SERVER_VERSION=""
+for mode in $MODES; do
+  declare -A dir=() prt=()
+  ok=1
+  for b in 030 now; do
+    name="${NAME_PREFIX}_${mode}_$b"
+    if [ "$b" = 030 ]; then ext=ulid_tsid_v030; else ext=ulid_tsid; fi
+    conf=("fsync = on" "synchronous_commit = on" "full_page_writes = on" "autovacuum = off" "jit = off"
+          "checkpoint_timeout = 30min" "max_wal_size = 4GB")
+    [ "$mode" = preload ] && conf+=("shared_preload_libraries = '$ext'")
+    if ! cluster_start "$name" "$port" "${conf[@]}"; then check "cluster $name starts" false; ok=0; break; fi
+    RUNNING+=("$name")
+    dir[$b]="$PGHOST"; prt[$b]="$PGPORT"
+    port=$((port + 1))
+    if ! echo "CREATE EXTENSION $ext;" | psql_at "${dir[$b]}" "${prt[$b]}" >"$WORK/setup.$name" 2>&1; then
+      cat "$WORK/setup.$name"; check "CREATE EXTENSION $ext on $name" false; ok=0; break
+    fi
+    if [ "$b" = now ]; then
+      HAS_MARK="$(echo "SELECT CASE WHEN to_regclass('ulid_tsid_mark') IS NULL THEN 'no' ELSE 'yes' END;" |
+                  psql_at "${dir[$b]}" "${prt[$b]}" 2>/dev/null)"
+      SERVER_VERSION="$(echo "SELECT current_setting('server_version');" | psql_at "${dir[$b]}" "${prt[$b]}" 2>/dev/null)"
+    fi
+  done
+  check "clusters of mode $mode up, both extensions created" test "$ok" = 1
+  if [ "$ok" = 1 ]; then
+    ci=0
+    for ((r = 1; r <= ROUNDS; r++)); do
+      for sync in $SYNC_MODES; do
+        for c in $CLIENTS; do
+          ci=$((ci + 1))
+          read -r -a keys <<<"$KEYS"
+          nk=${#keys[@]}
+          for ((i = 0; i < nk; i++)); do
+            k="${keys[$(((i + r - 1) % nk))]}"   # the key order rotates by one each round
+            if [ $(((ci + i) % 2)) -eq 0 ]; then order="030 now"; else order="now 030"; fi
+            for b in $order; do run_one "$mode" "$b" "$sync" "$c" "$k" "$r"; done
+          done
+        done
+      done
+    done
+  fi
+  for b in 030 now; do cluster_stop "${NAME_PREFIX}_${mode}_$b"; done
+  RUNNING=()
+  unset dir prt
+done
+
+# The summary: per mode, setting and key, both builds' pooled percentiles side by side.
+echo "preload,synchronous_commit,clients,key,rounds,run_length,tx_030,tx_now,tps_030,tps_now,p50_030_ms,p50_now_ms,p99_030_ms,p99_now_ms,p999_030_ms,p999_now_ms,p99_x_030,p99_x_030_round_min,p99_x_030_round_max,tps_x_030,verdict" >"$CSV"
+for mode in $MODES; do for sync in $SYNC_MODES; do for c in $CLIENTS; do for k in $KEYS; do
+  s030="$(pct "$WORK/lat.$mode.$sync.$c.$k.030" 2>/dev/null)"; snow="$(pct "$WORK/lat.$mode.$sync.$c.$k.now" 2>/dev/null)"
+  awk -F, -v m="$mode" -v s="$sync" -v c="$c" -v k="$k" -v o="$s030" -v n="$snow" -v target="$TARGET" -v len="$RUN_LENGTH" '
+    $1 == m && $2 == s && $3 == c && $4 == k && $10 ~ /^[0-9.]+$/ { t[$5] += $10; nt[$5]++; p99[$5, $6] = $12; rs[$6] = 1 }
+    END {
+      split(o, O, ","); split(n, N, ",")
+      rounds = 0; mn = ""; mx = ""
+      for (r in rs) if (((("030", r) in p99)) && (("now", r) in p99) && p99["030", r] > 0) {
+        x = p99["now", r] / p99["030", r]; rounds++
+        if (mn == "" || x < mn) mn = x; if (mx == "" || x > mx) mx = x }
+      t0 = nt["030"] ? t["030"] / nt["030"] : 0; t1 = nt["now"] ? t["now"] / nt["now"] : 0
+      ratio = (O[2] > 0) ? N[2] / O[2] : 0
+      if (k == "bigserial") v = "control"; else if (ratio > 0 && ratio <= target) v = "met"; else v = "missed"
+      printf "%s,%s,%s,%s,%d,%s,%d,%d,%.1f,%.1f,%s,%s,%s,%s,%s,%s,%.3f,%.3f,%.3f,%.3f,%s\n", m, s, c, k, rounds, len, O[5], N[5],
+        t0, t1, O[1], N[1], O[2], N[2], O[3], N[3], ratio, mn, mx, (t0 > 0) ? t1 / t0 : 0, v }' "$RUNS_CSV" >>"$CSV"
+done; done; done; done
+check "a summary row per mode, setting and key (CSV: $CSV)" test "$(tail -n +2 "$CSV" | wc -l)" -eq $((n_modes * n_sync * n_cl * n_keys))
+check "every run logged its transactions (runs: $RUNS_CSV)" awk -F, 'NR > 1 { n++; if (!($8 > 0 && $15 == $8 && $11 ~ /^[0-9.]+$/)) bad++ }
+  END { exit !(n > 0 && !bad) }' "$RUNS_CSV"
+met=$(awk -F, 'NR > 1 && $21 == "met"' "$CSV" | wc -l); missed=$(awk -F, 'NR > 1 && $21 == "missed"' "$CSV" | wc -l)
+
+echo "== PostgreSQL $PG_MAJOR: single-row inserts, fsync = on, 0.3.0 against today's tree ($NOW_VERSION, $NOW_REV); $ROUNDS round(s) of $LENGTH_TEXT per variant"
+column -t -s, "$CSV"
+echo "verdict: $met targets met, $missed missed (p99 within ${TARGET}x of 0.3.0's on every generator; bigserial is the control)"
+
+{
+  echo "# Single-row insert latency, 0.3.0 against today's tree"
+  echo
+  echo "Made by \`$COMMAND\`, $START_TIME to $(date -u '+%H:%M UTC'); the tables: \`insert_latency.csv\` (pooled per variant), \`insert_latency_runs.csv\` (every run)."
+  echo
+  echo "- target (issue 33 item 9): **p99 within ${TARGET}x of 0.3.0's on every generator**; judged per row below (\`p99 x 0.3.0\`, pooled over the rounds), never asserted; bigserial is the control (the same code in both clusters: its ratio is the noise of the method)"
+  echo "- builds: 0.3.0 = git \`$OLD_REV\` (extension \`ulid_tsid_v030\`, library \`ulid_tsid_v030.so\`); today = $NOW_VERSION at \`$NOW_REV\`; today's persisted mark present: ${HAS_MARK:-unknown}"
+  echo "- modes: $MODES (preload = \`shared_preload_libraries\` names the build's library; plain = loaded by each backend's first call)"
+  echo "- per mode, two clusters up at once, one per build, the same settings: \`fsync = on\`, \`full_page_writes = on\`, \`shared_buffers = 128MB\`, \`autovacuum = off\`, \`checkpoint_timeout = 30min\`, \`max_wal_size = 4GB\`, \`jit = off\`; \`synchronous_commit\` per run through \`PGOPTIONS\`"
+  echo "- a run: a fresh empty \`il_t (id KEY PRIMARY KEY DEFAULT generator(), n int, payload text)\` and a \`CHECKPOINT\`, then \`pgbench -n -M $PROTOCOL -c C -j min(C, $NPROC) ${LENGTH[*]} -l\` of \`INSERT INTO il_t (n, payload) VALUES (:client_id, '<64 bytes>')\`, one row a transaction"
+  echo "- interleaved: $ROUNDS rounds; in each, per setting and key (the key order rotating by one a round), the two builds' runs right after each other, which goes first alternating"
+  echo "- latency: pgbench's per-transaction log (\`-l\`), the transactions of every round of a variant pooled, nearest-rank p50/p99/p99.9 in ms; tps: pgbench's \`tps\` (without initial connection time), the mean over the rounds; \`p99 x 0.3.0 per round\`: the range of the rounds' own ratios"
+  echo "- machine: $NPROC CPUs, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: *//'), $(awk '/MemTotal/ {printf "%.0f GB RAM", $2/1048576}' /proc/meminfo); the clusters' directory on $(df -P "$CLUSTERS" | awk 'NR == 2 { print $1 }') ($(findmnt -n -o FSTYPE -T "$CLUSTERS" 2>/dev/null || echo unknown file system))"
+  echo "- PostgreSQL: ${SERVER_VERSION:-$PG_MAJOR} (${PG_CHROOT:+the Debian chroot $PG_CHROOT, }$PG_BINDIR); pgbench and psql the host's ($HOST_BIN)"
+  echo "- load average at the start: $START_LOAD, at the end: $(cut -d' ' -f1-3 /proc/loadavg) (the $NPROC CPUs may be shared with other work)"
+  echo
+  echo "verdict: **$met targets met, $missed missed**"
+  echo
+  echo "| preload | sync commit | clients | key | transactions 0.3.0 / today | tps 0.3.0 | tps today | x | p50 ms 0.3.0 | p50 today | p99 ms 0.3.0 | p99 today | p99.9 ms 0.3.0 | p99.9 today | p99 x 0.3.0 | per round | target |"
+  echo "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+  awk -F, 'NR > 1 { printf "| %s | %s | %s | `%s` | %s / %s | %s | %s | %.2f | %s | %s | %s | %s | %s | %s | **%.2f** | %.2f-%.2f | %s |\n",
+    $1, $2, $3, ($4 == "bigserial") ? $4 : $4 "()", $7, $8, $9, $10, $20, $11, $12, $13, $14, $15, $16, $17, $18, $19, $21 }' "$CSV"
+} >"$MD"
+echo "== written: $CSV, $RUNS_CSV, $MD"
