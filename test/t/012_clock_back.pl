@@ -263,8 +263,8 @@ for my $preload (0, 1)
 	is( $standby->safe_psql('postgres',
 			'SELECT count(DISTINCT ' . join(') + count(DISTINCT ', map { $gens{$_}[0] } @random_kinds) . ') FROM generate_series(1, 1000)'),
 		1000 * @random_kinds, "$mode: ULID and UUIDv7 generators run on the hot standby");
-	my ($rc, $out, $err) = $standby->psql('postgres', 'SELECT generate_tsid()', extra_params => ['-v', 'VERBOSITY=verbose']);
-	like($err, qr/ERROR:  25006: generate_tsid\(\) cannot run on a standby/, "$mode: generate_tsid() refuses on the hot standby");
+	my (undef, undef, $refusal) = $standby->psql('postgres', 'SELECT generate_tsid()', extra_params => ['-v', 'VERBOSITY=verbose']);
+	like($refusal, qr/ERROR:  25006: generate_tsid\(\) cannot run on a standby/, "$mode: generate_tsid() refuses on the hot standby");
 	$primary->stop('immediate');
 	$standby->promote;
 	poll_until($standby, 'postgres', 'SELECT NOT pg_is_in_recovery()')
