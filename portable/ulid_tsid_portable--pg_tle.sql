@@ -14,6 +14,11 @@ DO $ulid_tsid_portable$
 DECLARE
   target pg_catalog.text := COALESCE(NULLIF(pg_catalog.current_setting('ulid_tsid_portable.schema', true), ''),
                                      pg_catalog.current_schema());
+  tmpl pg_catalog.text;
+  nsp pg_catalog.oid;
+  me pg_catalog.oid;
+  ours pg_catalog.text[];
+  obj record;
 BEGIN
   IF target IS NULL THEN
     RAISE EXCEPTION USING ERRCODE := 'invalid_schema_name',
@@ -24,7 +29,7 @@ BEGIN
     RAISE EXCEPTION USING ERRCODE := 'invalid_schema_name',
       MESSAGE := pg_catalog.format('ulid_tsid portable: a schema name with a quote is not supported: %s', target);
   END IF;
-  EXECUTE pg_catalog.replace($install$CREATE SEQUENCE IF NOT EXISTS @extschema@.ulid_tsid_portable_tsid_seq AS bigint CACHE 1;
+  tmpl := $install$CREATE SEQUENCE IF NOT EXISTS @extschema@.ulid_tsid_portable_tsid_seq AS bigint CACHE 1;
 -- The TSID counter, above: one sequence for the database (CACHE 1, so every
 -- value is drawn from the shared sequence in the order the calls reach it).
 GRANT USAGE ON SEQUENCE @extschema@.ulid_tsid_portable_tsid_seq TO PUBLIC;
@@ -473,7 +478,63 @@ END
 $fn$;
 COMMENT ON FUNCTION @extschema@.generate_uuidv7(pg_catalog.interval) IS 'new version-7 UUID of the clock shifted by the interval (portable edition); outside 1970..10889 ERROR 22003';
 
-$install$, '@extschema@', pg_catalog.quote_ident(target));
+$install$;
+  -- Before anything is created or replaced: every object of ours that is already
+  -- in the target schema must be the installing role's, of no other extension, and
+  -- (the counter) the installer's shape. CREATE OR REPLACE run by a superuser keeps
+  -- a planted function's owner, who can rewrite its body later and have the next
+  -- superuser who calls it run that body; CREATE SEQUENCE IF NOT EXISTS keeps a
+  -- planted counter that cycles or that another role may set back (duplicate TSIDs).
+  nsp := (SELECT n.oid FROM pg_catalog.pg_namespace n WHERE n.nspname OPERATOR(pg_catalog.=) target);
+  me := (SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) CURRENT_USER);
+  ours := ARRAY(SELECT DISTINCT m[1] FROM pg_catalog.regexp_matches(tmpl, '@extschema@[.]([a-z_0-9]+)', 'g') AS m);
+  FOR obj IN
+    SELECT pg_catalog.format('%I.%I(%s)', target, p.proname, pg_catalog.pg_get_function_identity_arguments(p.oid)) AS what,
+           p.proowner AS owner, 'function' AS kind, NULL::pg_catalog.text AS shape,
+           (SELECT e.extname FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_extension e ON e.oid OPERATOR(pg_catalog.=) d.refobjid
+            WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass AND d.objid OPERATOR(pg_catalog.=) p.oid
+              AND d.deptype OPERATOR(pg_catalog.=) 'e') AS ext
+    FROM pg_catalog.pg_proc p
+    WHERE p.pronamespace OPERATOR(pg_catalog.=) nsp AND p.proname OPERATOR(pg_catalog.=) ANY (ours)
+    UNION ALL
+    SELECT pg_catalog.format('%I.%I', target, c.relname), c.relowner, 'relation',
+           CASE WHEN c.relkind OPERATOR(pg_catalog.<>) 'S' THEN 'it is not a sequence'
+                WHEN q.seqcycle THEN 'it cycles'
+                WHEN q.seqincrement OPERATOR(pg_catalog.<>) 1 OR q.seqcache OPERATOR(pg_catalog.<>) 1
+                     OR q.seqmax OPERATOR(pg_catalog.<>) 9223372036854775807
+                     OR q.seqtypid OPERATOR(pg_catalog.<>) 'pg_catalog.int8'::pg_catalog.regtype
+                  THEN 'its increment, cache, type or maximum is not the installer''s'
+                WHEN EXISTS (SELECT FROM pg_catalog.aclexplode(c.relacl) AS a
+                             WHERE a.grantee OPERATOR(pg_catalog.<>) c.relowner
+                               AND a.privilege_type OPERATOR(pg_catalog.=) 'UPDATE')
+                  THEN 'a role other than its owner may set it back (UPDATE)'
+           END,
+           (SELECT e.extname FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_extension e ON e.oid OPERATOR(pg_catalog.=) d.refobjid
+            WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass AND d.objid OPERATOR(pg_catalog.=) c.oid
+              AND d.deptype OPERATOR(pg_catalog.=) 'e')
+    FROM pg_catalog.pg_class c LEFT JOIN pg_catalog.pg_sequence q ON q.seqrelid OPERATOR(pg_catalog.=) c.oid
+    WHERE c.relnamespace OPERATOR(pg_catalog.=) nsp AND c.relname OPERATOR(pg_catalog.=) ANY (ours)
+  LOOP
+    IF obj.owner OPERATOR(pg_catalog.<>) me THEN
+      RAISE EXCEPTION USING ERRCODE := 'insufficient_privilege',
+        MESSAGE := pg_catalog.format('ulid_tsid portable: %s %s exists and belongs to role %s, not to %s: not replaced',
+                                     obj.kind, obj.what, pg_catalog.pg_get_userbyid(obj.owner), CURRENT_USER),
+        HINT := 'Install as the role that owns the edition''s objects in this schema, or into another schema; drop the object if it is not the edition''s.';
+    END IF;
+    IF obj.ext OPERATOR(pg_catalog.<>) 'ulid_tsid_portable' THEN
+      RAISE EXCEPTION USING ERRCODE := 'duplicate_object',
+        MESSAGE := pg_catalog.format('ulid_tsid portable: %s %s exists and is a member of extension %s: not replaced',
+                                     obj.kind, obj.what, obj.ext),
+        HINT := 'Install into another schema.';
+    END IF;
+    IF obj.shape IS NOT NULL THEN
+      RAISE EXCEPTION USING ERRCODE := 'duplicate_object',
+        MESSAGE := pg_catalog.format('ulid_tsid portable: %s %s exists and is not the installer''s TSID counter: %s',
+                                     obj.kind, obj.what, obj.shape),
+        HINT := 'Drop or rename it (TSIDs drawn from it could repeat), or install into another schema.';
+    END IF;
+  END LOOP;
+  EXECUTE pg_catalog.replace(tmpl, '@extschema@', pg_catalog.quote_ident(target));
 END
 $ulid_tsid_portable$;
 $_pgtle_$
