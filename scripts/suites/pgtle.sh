@@ -29,8 +29,8 @@ if [ "$rc" -eq 2 ]; then echo "   pgtle: skipped on PostgreSQL $PG_MAJOR: $PGTLE
 check "pg_tle built (or taken from the cache) and installed into PostgreSQL $PG_MAJOR" test "$rc" -eq 0 || exit 1
 
 version="$(awk '$1 == "EXTVERSION" { print $3 }' Makefile)"
-TLE_FILE=portable/ulid_tsid_portable--pg_tle.sql
-check "$TLE_FILE is current (scripts/portable-pgtle.sh --check)" bash scripts/portable-pgtle.sh --check
+TLE_FILE=${PGTLE_FILE:-portable/ulid_tsid_portable--pg_tle.sql}   # another file: to show what the checks catch
+check "portable/ulid_tsid_portable--pg_tle.sql is current (scripts/portable-pgtle.sh --check)" bash scripts/portable-pgtle.sh --check
 
 # q DB ...: psql as the owner (not a superuser), stop at the first error.
 q() { local db="$1"; shift; psql -qXAt -v ON_ERROR_STOP=1 -U owner -d "$db" "$@"; }
@@ -48,8 +48,9 @@ fails_with() {
 cluster_start "pgtle_$PORT" "$PORT" "shared_preload_libraries = 'pg_tle'" "timezone = 'UTC'" || exit 1
 # The service's part, as its superuser: a database owner who may use pg_tle.
 qs postgres -c "CREATE ROLE owner LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE" \
+  -c "CREATE ROLE mallory LOGIN NOSUPERUSER" -c "CREATE DATABASE hostile OWNER owner" \
   -c "CREATE DATABASE app OWNER owner" -c "CREATE DATABASE native OWNER owner" -c "CREATE DATABASE restored OWNER owner" >/dev/null || exit 1
-for db in app restored; do qs "$db" -c "CREATE EXTENSION pg_tle" || exit 1; done
+for db in app restored hostile; do qs "$db" -c "CREATE EXTENSION pg_tle" || exit 1; done
 qs postgres -c "GRANT pgtle_admin TO owner" >/dev/null || exit 1
 qs native -c "CREATE SCHEMA keys AUTHORIZATION owner" -c "CREATE EXTENSION ulid_tsid SCHEMA keys" \
   -c "ALTER DATABASE native SET search_path = \"\$user\", public, keys" || exit 1
@@ -72,6 +73,27 @@ check "the extension $version in schema keys: 29 functions and the sequence, its
      AND (SELECT count(*) = 30 FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'ulid_tsid_portable'
           WHERE d.deptype = 'e')
      AND (SELECT relowner = 'owner'::regrole FROM pg_class WHERE oid = 'keys.ulid_tsid_portable_tsid_seq'::regclass)" app
+
+# --- planted objects: CREATE EXTENSION refuses them, naming them -----------------------------
+# In database "hostile", mallory (no superuser, CREATE on the schemas) plants a
+# function of the edition's names and a cycling sequence named like its counter in
+# the schemas the extension is then created in, by the owner and by the superuser.
+psql -qXAt -v ON_ERROR_STOP=1 -U owner -d hostile -f "$TLE_FILE" >"$WORK/hostile-install.log" 2>&1 || echo "   FAIL pg_tle registration in database hostile"
+for who in owner postgres; do
+  psql -qXAt -v ON_ERROR_STOP=1 -U owner -d hostile -c "CREATE SCHEMA f_$who" -c "CREATE SCHEMA q_$who" \
+    -c "GRANT CREATE, USAGE ON SCHEMA f_$who, q_$who TO mallory" &&
+  psql -qXAt -v ON_ERROR_STOP=1 -U mallory -d hostile \
+    -c "CREATE FUNCTION f_$who.generate_ulid() RETURNS uuid LANGUAGE sql AS 'SELECT pg_catalog.gen_random_uuid()'" \
+    -c "CREATE SEQUENCE q_$who.ulid_tsid_portable_tsid_seq MINVALUE 0 MAXVALUE 17 START 0 CYCLE" \
+    -c "GRANT USAGE ON SEQUENCE q_$who.ulid_tsid_portable_tsid_seq TO PUBLIC" || exit 1
+  for s in f q; do
+    what=$([ $s = f ] && echo "f_$who.generate_ulid()" || echo "q_$who.ulid_tsid_portable_tsid_seq")
+    psql -qXAt -U "$who" -d hostile -c "CREATE EXTENSION ulid_tsid_portable SCHEMA ${s}_$who" >"$WORK/hostile-$who-$s.log" 2>&1
+    check "CREATE EXTENSION ulid_tsid_portable by $who into a schema with mallory's $what: refused, the error names it" \
+      bash -c "! psql -qXAt -U owner -d hostile -c \"SELECT FROM pg_extension WHERE extname = 'ulid_tsid_portable'\" | grep -q . && grep -q 'ERROR:.*$what' $WORK/hostile-$who-$s.log"
+    psql -qXAt -U postgres -d hostile -c "DROP EXTENSION IF EXISTS ulid_tsid_portable CASCADE" >/dev/null 2>&1
+  done
+done
 
 # --- the same bits as the native extension, both ways ------------------------------------
 # copy DB_FROM DB_TO TABLE: the table made in DB_TO with DB_FROM's columns, rows copied.
