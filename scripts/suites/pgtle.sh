@@ -224,23 +224,19 @@ check "after the restore: new keys sort after the old ones (the clock; the TSID 
   SELECT min(id) > $max_before AND count(*) = 10 FROM events WHERE body = 'new'" restored
 
 # --- an update to a next version --------------------------------------------------------------
-# What a next release ships: its whole install script as a new version, and an update
-# path from this one (the same script: CREATE OR REPLACE keeps every function's
-# identity, CREATE SEQUENCE IF NOT EXISTS keeps the counter). The test's next version
-# is this one with a changed comment, to see that the update ran.
+# What a next release ships: scripts/portable-pgtle.sh --update FROM (its whole install
+# script as the new version and as the update path: CREATE OR REPLACE keeps every
+# function's identity, CREATE SEQUENCE IF NOT EXISTS the counter). The test's next
+# version is this one with a changed comment, to see that the update ran.
 next="$version.1"
-body="$(awk '/^-- BEGIN INSTALL/ { on = 1; next } /^-- END INSTALL/ { on = 0 } on' portable/ulid_tsid_portable.sql |
-        sed "s/^COMMENT ON FUNCTION @extschema@.generate_tsid() IS 'new TSID/COMMENT ON FUNCTION @extschema@.generate_tsid() IS '$next: new TSID/")"
-{
-  printf "SELECT pgtle.install_extension_version_sql('ulid_tsid_portable', '%s', \$_pgtle_\$\n%s\n\$_pgtle_\$);\n" "$next" "$body"
-  printf "SELECT pgtle.install_update_path('ulid_tsid_portable', '%s', '%s', \$_pgtle_\$\n%s\n\$_pgtle_\$);\n" "$version" "$next" "$body"
-} >"$WORK/update.sql"
+bash scripts/portable-pgtle.sh --update "$version" "$next" |
+  sed "s/^COMMENT ON FUNCTION @extschema@.generate_tsid() IS 'new TSID/COMMENT ON FUNCTION @extschema@.generate_tsid() IS '$next: new TSID/" >"$WORK/update.sql"
 seq_before="$(q app -c "SELECT last_value FROM keys.ulid_tsid_portable_tsid_seq")"
 oids_before="$(q app -c "SELECT string_agg(oid::text, ',' ORDER BY oid) FROM pg_proc WHERE pronamespace = 'keys'::regnamespace")"
-check "the owner: pgtle.install_extension_version_sql and install_update_path $version -> $next" \
+check "the owner: scripts/portable-pgtle.sh --update $version $next (install_extension_version_sql, install_update_path, set_default_version)" \
   bash -c "psql -qXAt -v ON_ERROR_STOP=1 -U owner -d app -f $WORK/update.sql >$WORK/update.log 2>&1"
-check "the owner: ALTER EXTENSION ulid_tsid_portable UPDATE TO '$next'" \
-  q app -c "ALTER EXTENSION ulid_tsid_portable UPDATE TO '$next'"
+check "the owner: ALTER EXTENSION ulid_tsid_portable UPDATE (to the default version, $next)" \
+  q app -c "ALTER EXTENSION ulid_tsid_portable UPDATE"
 check "after the update: version $next, its script ran, the same functions (oids), the defaults work, the sequence goes on" sql_true "
   SELECT (SELECT extversion FROM pg_extension WHERE extname = 'ulid_tsid_portable') = '$next'
      AND obj_description('keys.generate_tsid()'::regprocedure, 'pg_proc') LIKE '$next: %'
