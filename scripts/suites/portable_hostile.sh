@@ -6,9 +6,10 @@
 #     own by CREATE OR REPLACE, mallory rewrites it later: a superuser calling it
 #     makes mallory a superuser),
 #   - a sequence named like its TSID counter that cycles (TSIDs repeat),
-#   - functions and operators named like the core ones the code calls, and a cycling
-#     sequence of the counter's name, in public (first on the installer's
-#     search_path) and, in the installer's own session, in pg_temp;
+#   - functions and operators named like the core ones the code calls in public
+#     (first on the installer's search_path) and in the target schema, a cycling
+#     sequence of the counter's name in public and, in the installer's own session,
+#     in pg_temp;
 # the edition is then installed by the superuser and by the database owner. Each
 # planted object in the target schema must be refused with an error naming it;
 # no planted code may ever run (each planted body records who ran it), no role may
@@ -55,25 +56,29 @@ distinct_tsids() {  # distinct_tsids ROLE SCHEMA: 2,000 TSIDs of one statement, 
   [ "$(qu "$1" -c "SELECT count(DISTINCT v) FROM (SELECT $2.generate_tsid() AS v FROM generate_series(1, 2000)) AS s" 2>>"$WORK/errors.log")" = 2000 ]
 }
 
-# Planted once, in public: core names the code calls, operators, a cycling counter.
-planted_ok=1
-for f in "format(text, text)|text|''" "replace(text, text, text)|text|''" "lpad(text, integer, text)|text|''" \
-         "to_hex(bigint)|text|''" "nextval(regclass)|bigint|1" "clock_timestamp()|timestamptz|now()" "substr(text, integer, integer)|text|''" \
-         "round(double precision)|double precision|0" "date_part(text, timestamptz)|double precision|0" "gen_random_uuid()|uuid|NULL" \
-         "current_setting(text, boolean)|text|''" "quote_ident(text)|text|''" "strpos(text, text)|integer|0" "set_config(text, text, boolean)|text|''"; do
-  IFS='|' read -r sig ret val <<<"$f"
-  qu mallory -c "CREATE OR REPLACE FUNCTION public.$sig RETURNS $ret LANGUAGE plpgsql AS \$\$$(payload "public.${sig%%(*}" "$val")\$\$" \
-    2>>"$WORK/plant.log" || planted_ok=0
-done
-for op in "+ bigint bigint" "- bigint bigint" "|| text text" "& bigint bigint" "<< bigint integer" "= text text" "< interval interval"; do
-  read -r o l r <<<"$op"
-  fn="mallory_op_$(printf '%s' "$o$l$r" | md5sum | cut -c1-8)"
-  qu mallory -c "CREATE OR REPLACE FUNCTION public.$fn(a $l, b $r) RETURNS $l LANGUAGE plpgsql AS \$\$$(payload "public.$o" 'a')\$\$" \
-             -c "CREATE OPERATOR public.$o (LEFTARG = $l, RIGHTARG = $r, FUNCTION = public.$fn)" 2>>"$WORK/plant.log" || planted_ok=0
-done
-qu mallory -c "CREATE SEQUENCE IF NOT EXISTS public.ulid_tsid_portable_tsid_seq MINVALUE 0 MAXVALUE 17 START 0 CYCLE" \
-           -c "GRANT USAGE ON SEQUENCE public.ulid_tsid_portable_tsid_seq TO PUBLIC" 2>>"$WORK/plant.log" || planted_ok=0
-check "mallory planted 14 core function names, 7 operators and a cycling counter in public" test "$planted_ok" = 1
+# plant_core SCHEMA: mallory's functions of core names the code calls, operators
+# between core types, and a cycling sequence of the counter's name, in SCHEMA.
+plant_core() {
+  local sch="$1" ok=1 f sig ret val op o l r fn
+  for f in "format(text, text)|text|''" "replace(text, text, text)|text|''" "lpad(text, integer, text)|text|''" \
+           "to_hex(bigint)|text|''" "nextval(regclass)|bigint|1" "clock_timestamp()|timestamptz|now()" "substr(text, integer, integer)|text|''" \
+           "round(double precision)|double precision|0" "date_part(text, timestamptz)|double precision|0" "gen_random_uuid()|uuid|NULL" \
+           "current_setting(text, boolean)|text|''" "quote_ident(text)|text|''" "strpos(text, text)|integer|0" "set_config(text, text, boolean)|text|''"; do
+    IFS='|' read -r sig ret val <<<"$f"
+    qu mallory -c "CREATE OR REPLACE FUNCTION $sch.$sig RETURNS $ret LANGUAGE plpgsql AS \$\$$(payload "$sch.${sig%%(*}" "$val")\$\$" \
+      2>>"$WORK/plant.log" || ok=0
+  done
+  for op in "+ bigint bigint" "- bigint bigint" "|| text text" "& bigint bigint" "<< bigint integer" "= text text" "< interval interval"; do
+    read -r o l r <<<"$op"
+    fn="mallory_op_$(printf '%s' "$o$l$r" | md5sum | cut -c1-8)"
+    qu mallory -c "CREATE OR REPLACE FUNCTION $sch.$fn(a $l, b $r) RETURNS $l LANGUAGE plpgsql AS \$\$$(payload "$sch.$o" 'a')\$\$" \
+               -c "CREATE OPERATOR $sch.$o (LEFTARG = $l, RIGHTARG = $r, FUNCTION = $sch.$fn)" 2>>"$WORK/plant.log" || ok=0
+  done
+  [ "$sch" = public ] && { qu mallory -c "CREATE SEQUENCE IF NOT EXISTS public.ulid_tsid_portable_tsid_seq MINVALUE 0 MAXVALUE 17 START 0 CYCLE" \
+             -c "GRANT USAGE ON SEQUENCE public.ulid_tsid_portable_tsid_seq TO PUBLIC" 2>>"$WORK/plant.log" || ok=0; }
+  [ "$ok" = 1 ]
+}
+check "mallory planted 14 core function names, 7 operators and a cycling counter in public" plant_core public
 
 for who in postgres owner; do
   tag=$([ "$who" = postgres ] && echo su || echo own)
@@ -113,7 +118,8 @@ for who in postgres owner; do
 
   # --- planted core names in public (first on the installer's path) and in pg_temp ------
   s="p_$tag"
-  qs -c "CREATE SCHEMA $s AUTHORIZATION owner" || exit 1
+  qs -c "CREATE SCHEMA $s AUTHORIZATION owner" -c "GRANT CREATE, USAGE ON SCHEMA $s TO mallory" || exit 1
+  check "mallory planted the same 14 core function names and 7 operators in the target schema $s" plant_core "$s"
   # The installer's session: public first on its path, and its own pg_temp holding a
   # cycling sequence of the counter's name; then in that session it makes TSIDs,
   # ULIDs and UUIDv7s and converts them to text and back.
@@ -128,9 +134,9 @@ SELECT count(*) FROM (SELECT $s.ulid_from_text($s.ulid_to_text($s.generate_ulid(
                              $s.uuidv7_timestamp($s.generate_uuidv7()), $s.tsid_lower_bound(now()) FROM generate_series(1, 100)) AS s;
 SQL
   out="$(psql -qXAt -v ON_ERROR_STOP=1 -U "$who" -d app -f "$WORK/p-$tag.sql" 2>"$WORK/p-$tag.log" | tail -n 2 | tr '\n' ' ')"
-  check "installed by $who with public first and a planted pg_temp: installed, 2000 distinct TSIDs, the rest works ($out)" \
+  check "installed by $who with public first, core names planted in public and $s, and a planted pg_temp: installed, 2000 distinct TSIDs, the rest works ($out)" \
     test "$out" = "2000 100 "
-  check "installed by $who with public and pg_temp planted: no planted code ran, mallory no superuser" nobody_gained
+  check "installed by $who with public, $s and pg_temp planted: no planted code ran, mallory no superuser" nobody_gained
 done
 qs -c "SELECT who, what FROM public.mallory_ran_before" >"$WORK/mallory_ran.txt" 2>&1
 [ -s "$WORK/mallory_ran.txt" ] && { echo "   what of mallory's ran, and as whom:"; sort "$WORK/mallory_ran.txt" | uniq -c | head -5; }
