@@ -115,6 +115,15 @@ for who in postgres owner; do
   qu "$who" -c "CREATE SCHEMA $s" -c "CREATE SEQUENCE $s.ulid_tsid_portable_tsid_seq MAXVALUE 17 CYCLE" || exit 1
   check "installed by $who over its own cycling $s.ulid_tsid_portable_tsid_seq: refused, the error names it" \
     refused_naming "$who" "$s" "$s.ulid_tsid_portable_tsid_seq"
+  # ... and one of the installer's shape on which another role may call setval() (UPDATE).
+  s="u_$tag"
+  qu "$who" -c "CREATE SCHEMA $s" -c "CREATE SEQUENCE $s.ulid_tsid_portable_tsid_seq AS bigint CACHE 1" \
+            -c "GRANT UPDATE ON SEQUENCE $s.ulid_tsid_portable_tsid_seq TO mallory" || exit 1
+  check "installed by $who over its own $s.ulid_tsid_portable_tsid_seq that mallory may set back (UPDATE): refused, the error names it" \
+    refused_naming "$who" "$s" "$s.ulid_tsid_portable_tsid_seq.*UPDATE"
+  qu "$who" -c "REVOKE UPDATE ON SEQUENCE $s.ulid_tsid_portable_tsid_seq FROM mallory" || exit 1
+  check "installed by $who over its own $s.ulid_tsid_portable_tsid_seq of the installer's shape: installed, the counter kept" \
+    bash -c "psql -qXAt -v ON_ERROR_STOP=1 -U $who -d app -v schema=$s -f $FILE >$WORK/install-$who-$s-2.log 2>&1"
 
   # --- planted core names in public (first on the installer's path) and in pg_temp ------
   s="p_$tag"
