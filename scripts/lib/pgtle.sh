@@ -27,6 +27,7 @@ pgtle_deps() {
   [ ${#missing[@]} -eq 0 ] && return 0
   [ -n "$PG_CHROOT" ] || { echo "   missing on the host: ${missing[*]} (bash scripts/install-deps.sh)"; return 1; }
   echo "   installing into the $(basename "$PG_CHROOT") chroot: ${missing[*]}"
+  # One apt at a time per chroot: the lock the citus suite takes for its packages.
   (
     flock 9
     pg_in env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y "${missing[@]}" </dev/null ||
