@@ -9,7 +9,9 @@
 #   ways, text round trips, the same errors, 8 concurrent writers, partition
 #   pruning); pg_dump and pg_restore of a database that uses it; an update to a
 #   next version (pgtle.install_extension_version_sql, install_update_path, ALTER
-#   EXTENSION ... UPDATE); DROP EXTENSION and pgtle.uninstall_extension.
+#   EXTENSION ... UPDATE); DROP EXTENSION and pgtle.uninstall_extension. And, in
+#   database "hostile", CREATE EXTENSION by the owner and by the superuser into schemas
+#   where another role planted a function of its names or a cycling counter: refused.
 #   PG_MAJOR=17 bash scripts/suites/pgtle.sh   (after scripts/suites/build.sh)
 # Without ../shared/vendor/pg_tle-*.tar.gz, or on a major it does not build for,
 # the suite says so in one line and passes nothing, fails nothing.
@@ -46,6 +48,7 @@ fails_with() {
 }
 
 cluster_start "pgtle_$PORT" "$PORT" "shared_preload_libraries = 'pg_tle'" "timezone = 'UTC'" || exit 1
+trap 'rc=$?; cluster_stop "pgtle_$PORT" 2>/dev/null; (exit $rc); suite_end' EXIT   # stopped however the suite ends
 # The service's part, as its superuser: a database owner who may use pg_tle.
 qs postgres -c "CREATE ROLE owner LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE" \
   -c "CREATE ROLE mallory LOGIN NOSUPERUSER" -c "CREATE DATABASE hostile OWNER owner" \
@@ -258,5 +261,4 @@ check "after uninstall_extension: pgtle.available_extensions() no longer lists i
 check "after uninstall_extension: CREATE EXTENSION ulid_tsid_portable fails" \
   bash -c "! psql -qXAt -U owner -d app -c 'CREATE EXTENSION ulid_tsid_portable SCHEMA keys' 2>>$WORK/errors.log"
 
-cluster_stop "pgtle_$PORT"
 echo "   pgtle suite: $((SECONDS - t_start)) s"

@@ -26,6 +26,7 @@ rm -rf "$WORK"; mkdir -p "$WORK"
 t_start=$SECONDS
 
 cluster_start "hostile_$PORT" "$PORT" "timezone = 'UTC'" || exit 1
+trap 'rc=$?; cluster_stop "hostile_$PORT" 2>/dev/null; (exit $rc); suite_end' EXIT   # stopped however the suite ends
 # qu ROLE SQL...: psql as ROLE into database app.
 qu() { local r="$1"; shift; psql -qXAt -v ON_ERROR_STOP=1 -U "$r" -d app "$@"; }
 qs() { qu postgres "$@"; }
@@ -149,5 +150,4 @@ SQL
 done
 qs -c "SELECT who, what FROM public.mallory_ran_before" >"$WORK/mallory_ran.txt" 2>&1
 [ -s "$WORK/mallory_ran.txt" ] && { echo "   what of mallory's ran, and as whom:"; sort "$WORK/mallory_ran.txt" | uniq -c | head -5; }
-cluster_stop "hostile_$PORT"
 echo "   portable_hostile suite: $((SECONDS - t_start)) s"
