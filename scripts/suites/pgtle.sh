@@ -97,6 +97,31 @@ for who in owner postgres; do
     psql -qXAt -U postgres -d hostile -c "DROP EXTENSION IF EXISTS ulid_tsid_portable CASCADE" >/dev/null 2>&1
   done
 done
+# Core names planted in public and in the schema the extension goes into, a cycling
+# counter in public and in the creating session's pg_temp; public first on the path.
+# CREATE EXTENSION by each role, in a session that then makes and converts keys.
+PLANT_DB=hostile
+source "$ROOT/scripts/lib/planted.sh"
+plant_public() { planted_setup && plant_core public; }
+check "mallory planted 14 core function names, 7 operators and a cycling counter in public of database hostile" plant_public
+for who in owner postgres; do
+  s="p_$who"
+  psql -qXAt -v ON_ERROR_STOP=1 -U owner -d hostile -c "CREATE SCHEMA $s" -c "GRANT CREATE, USAGE ON SCHEMA $s TO mallory" || exit 1
+  check "mallory planted the same in schema $s" plant_core "$s"
+  out="$(psql -qXAt -v ON_ERROR_STOP=1 -U "$who" -d hostile 2>"$WORK/hostile-p-$who.log" <<SQL | tail -n 2 | tr '\n' ' '
+SET search_path = public, $s, pg_temp;
+CREATE SEQUENCE pg_temp.ulid_tsid_portable_tsid_seq MINVALUE 0 MAXVALUE 17 START 0 CYCLE;
+CREATE EXTENSION ulid_tsid_portable SCHEMA $s;
+SELECT count(DISTINCT v) FROM (SELECT $s.generate_tsid() AS v FROM generate_series(1, 2000)) AS s;
+SELECT count(*) FROM (SELECT $s.ulid_from_text($s.ulid_to_text($s.generate_ulid())), $s.tsid_from_text($s.tsid_to_text($s.generate_tsid())),
+                             $s.uuidv7_timestamp($s.generate_uuidv7()), $s.tsid_lower_bound(now()) FROM generate_series(1, 100)) AS s;
+DROP EXTENSION ulid_tsid_portable;
+SQL
+)"
+  check "CREATE EXTENSION by $who with core names planted in public and $s, and a planted pg_temp: 2000 distinct TSIDs, the rest works ($out)" \
+    test "$out" = "2000 100 "
+  check "CREATE EXTENSION by $who with public, $s and pg_temp planted: no planted code ran, mallory no superuser" nobody_gained
+done
 
 # --- the same bits as the native extension, both ways ------------------------------------
 # copy DB_FROM DB_TO TABLE: the table made in DB_TO with DB_FROM's columns, rows copied.

@@ -32,19 +32,9 @@ qu() { local r="$1"; shift; psql -qXAt -v ON_ERROR_STOP=1 -U "$r" -d app "$@"; }
 qs() { qu postgres "$@"; }
 qs -d postgres -c "CREATE ROLE owner LOGIN NOSUPERUSER" -c "CREATE ROLE mallory LOGIN NOSUPERUSER" \
    -c "CREATE DATABASE app OWNER owner" >/dev/null || exit 1
-# What mallory plants records who ran it (a table anyone may insert into), and
-# makes mallory a superuser when a superuser runs it.
-qu mallory -c "CREATE TABLE public.mallory_ran (who name, what text)" -c "GRANT INSERT ON public.mallory_ran TO PUBLIC" 2>/dev/null ||
-  { qs -c "GRANT CREATE ON SCHEMA public TO mallory" && qu mallory -c "CREATE TABLE public.mallory_ran (who name, what text)" -c "GRANT INSERT ON public.mallory_ran TO PUBLIC"; } || exit 1
-qs -c "GRANT CREATE ON SCHEMA public TO mallory" -c "CREATE TABLE public.mallory_ran_before (who name, what text)" || exit 1
-payload() {  # payload WHAT: a PL/pgSQL body that records itself and escalates when it can
-  printf "BEGIN INSERT INTO public.mallory_ran VALUES (current_user, '%s'); IF (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN EXECUTE 'ALTER ROLE mallory SUPERUSER'; END IF; RETURN %s; END" "$1" "$2"
-}
-nobody_gained() {  # and then back to nothing gained, for the next case
-  local got; got="$(qs -c "SELECT (SELECT count(*) FROM public.mallory_ran) || ' ' || (SELECT rolsuper FROM pg_roles WHERE rolname = 'mallory')")"
-  qs -c "INSERT INTO public.mallory_ran_before SELECT * FROM public.mallory_ran" -c "TRUNCATE public.mallory_ran" -c "ALTER ROLE mallory NOSUPERUSER"
-  [ "$got" = "0 false" ]
-}
+PLANT_DB=app
+source "$ROOT/scripts/lib/planted.sh"
+planted_setup || exit 1
 # install ROLE SCHEMA [psql args before -f...]: the installer into SCHEMA as ROLE; its output in $WORK.
 install() {
   local r="$1" s="$2"; shift 2
@@ -57,28 +47,6 @@ distinct_tsids() {  # distinct_tsids ROLE SCHEMA: 2,000 TSIDs of one statement, 
   [ "$(qu "$1" -c "SELECT count(DISTINCT v) FROM (SELECT $2.generate_tsid() AS v FROM generate_series(1, 2000)) AS s" 2>>"$WORK/errors.log")" = 2000 ]
 }
 
-# plant_core SCHEMA: mallory's functions of core names the code calls, operators
-# between core types, and a cycling sequence of the counter's name, in SCHEMA.
-plant_core() {
-  local sch="$1" ok=1 f sig ret val op o l r fn
-  for f in "format(text, text)|text|''" "replace(text, text, text)|text|''" "lpad(text, integer, text)|text|''" \
-           "to_hex(bigint)|text|''" "nextval(regclass)|bigint|1" "clock_timestamp()|timestamptz|now()" "substr(text, integer, integer)|text|''" \
-           "round(double precision)|double precision|0" "date_part(text, timestamptz)|double precision|0" "gen_random_uuid()|uuid|NULL" \
-           "current_setting(text, boolean)|text|''" "quote_ident(text)|text|''" "strpos(text, text)|integer|0" "set_config(text, text, boolean)|text|''"; do
-    IFS='|' read -r sig ret val <<<"$f"
-    qu mallory -c "CREATE OR REPLACE FUNCTION $sch.$sig RETURNS $ret LANGUAGE plpgsql AS \$\$$(payload "$sch.${sig%%(*}" "$val")\$\$" \
-      2>>"$WORK/plant.log" || ok=0
-  done
-  for op in "+ bigint bigint" "- bigint bigint" "|| text text" "& bigint bigint" "<< bigint integer" "= text text" "< interval interval"; do
-    read -r o l r <<<"$op"
-    fn="mallory_op_$(printf '%s' "$o$l$r" | md5sum | cut -c1-8)"
-    qu mallory -c "CREATE OR REPLACE FUNCTION $sch.$fn(a $l, b $r) RETURNS $l LANGUAGE plpgsql AS \$\$$(payload "$sch.$o" 'a')\$\$" \
-               -c "CREATE OPERATOR $sch.$o (LEFTARG = $l, RIGHTARG = $r, FUNCTION = $sch.$fn)" 2>>"$WORK/plant.log" || ok=0
-  done
-  [ "$sch" = public ] && { qu mallory -c "CREATE SEQUENCE IF NOT EXISTS public.ulid_tsid_portable_tsid_seq MINVALUE 0 MAXVALUE 17 START 0 CYCLE" \
-             -c "GRANT USAGE ON SEQUENCE public.ulid_tsid_portable_tsid_seq TO PUBLIC" 2>>"$WORK/plant.log" || ok=0; }
-  [ "$ok" = 1 ]
-}
 check "mallory planted 14 core function names, 7 operators and a cycling counter in public" plant_core public
 
 for who in postgres owner; do
