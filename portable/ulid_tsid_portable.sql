@@ -501,9 +501,9 @@ $fn$;
 COMMENT ON FUNCTION @extschema@.generate_uuidv7(pg_catalog.interval) IS 'new version-7 UUID of the clock shifted by the interval (portable edition); outside 1970..10889 ERROR 22003';
 
 $install$;
-  -- Before anything is created or replaced: every object of ours that is already
-  -- in the target schema must be the installing role's, of no other extension, and
-  -- (the counter) the installer's shape. CREATE OR REPLACE run by a superuser keeps
+  -- Before anything is created or replaced: every function of our names and the
+  -- relation of the counter's name already in the target schema must be the
+  -- installing role's, of no other extension, and (the counter) the installer's shape. CREATE OR REPLACE run by a superuser keeps
   -- a planted function's owner, who can rewrite its body later and have the next
   -- superuser who calls it run that body; CREATE SEQUENCE IF NOT EXISTS keeps a
   -- planted counter that cycles or that another role may set back (duplicate TSIDs).
@@ -535,7 +535,7 @@ $install$;
             WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass AND d.objid OPERATOR(pg_catalog.=) c.oid
               AND d.deptype OPERATOR(pg_catalog.=) 'e')
     FROM pg_catalog.pg_class c LEFT JOIN pg_catalog.pg_sequence q ON q.seqrelid OPERATOR(pg_catalog.=) c.oid
-    WHERE c.relnamespace OPERATOR(pg_catalog.=) nsp AND c.relname OPERATOR(pg_catalog.=) ANY (ours)
+    WHERE c.relnamespace OPERATOR(pg_catalog.=) nsp AND c.relname OPERATOR(pg_catalog.=) 'ulid_tsid_portable_tsid_seq'
   LOOP
     IF obj.owner OPERATOR(pg_catalog.<>) me THEN
       RAISE EXCEPTION USING ERRCODE := 'insufficient_privilege',
