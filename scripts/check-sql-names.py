@@ -28,7 +28,7 @@ What is checked:
   schema-qualified.
 
 Usage: check-sql-names.py FILE...   (default: sql/ulid_tsid--*.sql sql/ulid_tsid_compat--*.sql src/sql/*.sql
-                                     portable/ulid_tsid_portable.sql)
+                                     portable/*.sql: the edition and its pg_tle form)
 The portable edition is not an extension script, but the same holds for it: its
 functions run as whoever calls them, with the caller's search path; its own
 names are written @extschema@.name (the install statement puts the schema in).
@@ -53,6 +53,8 @@ CALL_LIKE_KEYWORDS = {
     "strict", "grouping", "xmlelement", "xmlforest", "xmlparse", "xmlpi", "xmlroot",
     "xmlserialize", "xmlconcat", "collation", "normalize", "treat", "begin", "end", "do",
 }
+# pg_tle's functions whose last argument is an extension script.
+PGTLE_SCRIPT_FUNCS = {"install_extension", "install_extension_version_sql", "install_update_path"}
 # Type names the grammar itself maps to pg_catalog (SystemTypeName).
 KEYWORD_TYPES = {
     "int", "integer", "smallint", "bigint", "real", "float", "double", "precision", "decimal",
@@ -251,6 +253,14 @@ class Checker:
         w = words(st, 4)
         if not w:
             return
+        if w[0] == "select" and any(t.low in PGTLE_SCRIPT_FUNCS and k > 1 and st[k - 1].text == "." and st[k - 2].low == "pgtle"
+                                    for k, t in enumerate(st)):
+            # pg_tle's registration of an extension script (the portable edition's
+            # pg_tle form): the script is its last string argument; check it as a script.
+            body = [t for t in st if t.kind == "string"][-1]
+            for sub in statements(tokenize(body.text, body.line)):
+                self.statement(sub)
+            return
         if w[0] == "do":
             for t in st:
                 if t.kind == "string":
@@ -383,7 +393,7 @@ def created_names(files):
 
 def main(argv):
     files = argv or (sorted(glob.glob("sql/ulid_tsid--*.sql")) + sorted(glob.glob("sql/ulid_tsid_compat--*.sql"))
-                     + sorted(glob.glob("src/sql/*.sql")) + ["portable/ulid_tsid_portable.sql"])
+                     + sorted(glob.glob("src/sql/*.sql")) + sorted(glob.glob("portable/*.sql")))
     ours_funcs, ours_types = created_names(files)
     passed = failed = 0
     for f in files:

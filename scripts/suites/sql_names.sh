@@ -19,4 +19,15 @@ if [ "$sqln_found" -eq 11 ]; then
 else
   sqln_bad=$((sqln_bad + 1)); echo "   FAIL the checker found $sqln_found of the 11 planted findings in test/static/hostile_names.sql"
 fi
+# The pg_tle form holds the edition's script inside a string: one unqualified call
+# put into it (pg_catalog.format -> format) must be found there.
+sqln_tle="$(mktemp)"
+sed '0,/pg_catalog[.]format(/s//format(/' portable/ulid_tsid_portable--pg_tle.sql >"$sqln_tle"
+sqln_tle_out="$(python3 scripts/check-sql-names.py "$sqln_tle" 2>&1)"
+if ! cmp -s "$sqln_tle" portable/ulid_tsid_portable--pg_tle.sql && [[ "$sqln_tle_out" == *"unqualified function call format"* ]]; then
+  sqln_ok=$((sqln_ok + 1)); echo "   ok   the checker reads the script inside portable/ulid_tsid_portable--pg_tle.sql (finds an unqualified format() put there)"
+else
+  sqln_bad=$((sqln_bad + 1)); echo "   FAIL the checker does not find an unqualified format() put into portable/ulid_tsid_portable--pg_tle.sql's script"
+fi
+rm -f "$sqln_tle"
 tally "sql names" "$sqln_ok" "$sqln_bad"

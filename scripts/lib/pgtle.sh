@@ -1,0 +1,105 @@
+# pg_tle (Trusted Language Extensions, aws/pg_tle) for one major's server (sourced
+# after scripts/lib/pg.sh, never run): what RDS, Aurora and Supabase offer a role
+# that is not a superuser to install an extension written in SQL. It is not a
+# Debian package: it is built from ../shared/vendor/pg_tle-*.tar.gz beside the
+# checkout, once per tarball and server version, in the server's filesystem (the
+# host's 15, the major's chroot), and cached under $ULID_TSID_CACHE/pg_tle/ (a later
+# run only copies the cached files into the server). Its build packages beyond
+# the server's -dev one (PGTLE_BUILD_DEPS) are installed on demand inside a
+# chroot; the host's comes from scripts/install-deps.sh.
+#   pgtle_get    -> 0: built (or cached) and installed into the server;
+#                   1: it failed (shown);
+#                   2: skipped, PGTLE_SKIP says why in one line (no tarball, or a
+#                      major it does not build for: the build's failure is cached too).
+PGTLE_VENDOR="${PGTLE_VENDOR:-$ROOT/../shared/vendor}"   # another directory: to see the skip
+PGTLE_TARBALL="$(ls "$PGTLE_VENDOR"/pg_tle-*.tar.gz 2>/dev/null | sort | tail -n 1)"
+PGTLE_SKIP=""
+# flex for src/guc-file.l; libkrb5-dev because the server's libpq-be.h includes
+# gssapi/gssapi.h, libssl-dev because it includes openssl/ssl.h (Debian's servers
+# are built with GSSAPI and OpenSSL).
+PGTLE_BUILD_DEPS=(flex libkrb5-dev libssl-dev)
+
+pgtle_deps() {
+  local missing=() p
+  for p in "${PGTLE_BUILD_DEPS[@]}"; do
+    pg_in dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  [ -n "$PG_CHROOT" ] || { echo "   missing on the host: ${missing[*]} (bash scripts/install-deps.sh)"; return 1; }
+  echo "   installing into the $(basename "$PG_CHROOT") chroot: ${missing[*]}"
+  # One apt at a time per chroot: the lock the citus suite takes for its packages.
+  (
+    flock 9
+    pg_in env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y "${missing[@]}" </dev/null ||
+      { pg_in apt-get update </dev/null && pg_in env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y "${missing[@]}" </dev/null; }
+  ) 9>>"$ULID_TSID_CACHE/locks/citus-apt-$(basename "$PG_CHROOT")" >>"$LOGS/pgtle-deps-$PG_MAJOR.log" 2>&1 ||
+    { tail -5 "$LOGS/pgtle-deps-$PG_MAJOR.log"; return 1; }
+}
+
+pgtle_get() {
+  if [ -z "$PGTLE_TARBALL" ]; then
+    PGTLE_SKIP="no ../shared/vendor/pg_tle-*.tar.gz beside the checkout (pg_tle's source comes from there)"; return 2
+  fi
+  local name sum server
+  name="$(basename "$PGTLE_TARBALL" .tar.gz)"
+  sum="$(sha256sum "$PGTLE_TARBALL" | cut -c1-16)"
+  server="$(pg_in "$PG_CONFIG" --version | tr -c 'A-Za-z0-9.\n' '_' | sed 's/_*$//')"
+  PGTLE_KEY="$name-$sum-$server-r2"   # r2: this recipe (its flags and build packages)
+  PGTLE_CACHE="$ULID_TSID_CACHE/pg_tle/$PGTLE_KEY"
+  mkdir -p "$ULID_TSID_CACHE/pg_tle" "$ULID_TSID_CACHE/locks"
+  (
+    flock 8
+    if [ -f "$PGTLE_CACHE/failed" ]; then
+      exit 2
+    elif [ -f "$PGTLE_CACHE/complete" ]; then
+      echo "   $name for $server: cached build ($PGTLE_CACHE)"
+    else
+      pgtle_deps || exit 1
+      t=$SECONDS
+      pgtle_make; rc=$?
+      [ "$rc" -eq 0 ] || exit "$rc"
+      echo "   $name for $server: built in $((SECONDS - t)) s (log: $LOGS/pgtle-build-$PG_MAJOR.log)"
+    fi
+    pgtle_install
+  ) 8>>"$ULID_TSID_CACHE/locks/$PGTLE_KEY"
+  local rc=$?
+  [ "$rc" -eq 2 ] && PGTLE_SKIP="$name does not build for $server ($(head -n 1 "$PGTLE_CACHE/failed"))"
+  return "$rc"
+}
+
+# pgtle_make: the build into $PGTLE_CACHE/stage (make install DESTDIR=...), in the
+# server's filesystem; a stamp written last marks it complete. A compile error is
+# recorded as "failed" (that major is skipped from then on, until the tarball or
+# the server changes); anything else (no tarball to unpack, a copy that fails) is 1.
+pgtle_make() {
+  local log="$LOGS/pgtle-build-$PG_MAJOR.log" src
+  if [ -n "$PG_CHROOT" ]; then src="$PG_CHROOT/build/$PGTLE_KEY"; else src="$ULID_TSID_CACHE/pg_tle/build-$PGTLE_KEY"; fi
+  rm -rf "$src" "$PGTLE_CACHE"
+  mkdir -p "$src"
+  tar -xzf "$PGTLE_TARBALL" -C "$src" --strip-components=1 || return 1
+  # with_llvm=no: no bitcode for the JIT (Debian's PGXS would compile each file
+  # again with clang).
+  if ! (cd "$src" && pg_in sh -c "make -j2 PG_CONFIG=$PG_CONFIG with_llvm=no &&
+          make install PG_CONFIG=$PG_CONFIG with_llvm=no DESTDIR=$(pg_inside "$src")/stage") >"$log" 2>&1; then
+    tail -20 "$log"
+    mkdir -p "$PGTLE_CACHE"
+    grep -m1 -E '(error|Error)[: ]' "$log" | grep -v '^gcc' | cut -c1-200 >"$PGTLE_CACHE/failed"
+    [ -s "$PGTLE_CACHE/failed" ] || echo "make failed" >"$PGTLE_CACHE/failed"
+    rm -rf "$src"
+    return 2
+  fi
+  mkdir -p "$PGTLE_CACHE/stage"
+  (cd "$src/stage" && tar -cf - usr/lib usr/share) | (cd "$PGTLE_CACHE/stage" && tar -xf -) || return 1
+  rm -rf "$src"
+  date -u +%FT%TZ >"$PGTLE_CACHE/complete"
+}
+
+# pgtle_install: the cached build copied into the server (unless already there).
+pgtle_install() {
+  local root="${PG_CHROOT:-/}" f
+  while IFS= read -r f; do
+    cmp -s "$PGTLE_CACHE/stage/$f" "$root/$f" && continue
+    mkdir -p "$(dirname "$root/$f")"
+    cp -p "$PGTLE_CACHE/stage/$f" "$root/$f.pgtle-new" && mv -f "$root/$f.pgtle-new" "$root/$f" || return 1
+  done < <(cd "$PGTLE_CACHE/stage" && find . -type f -printf '%P\n')
+}

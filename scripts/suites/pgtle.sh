@@ -1,0 +1,289 @@
+#!/usr/bin/env bash
+# The portable edition installed through pg_tle, as on RDS, Aurora and Supabase: a
+# server that preloads pg_tle (built from ../shared/vendor, scripts/lib/pgtle.sh),
+# pg_tle created by the superuser (the service's part), and from then on only a
+# role that is NOT a superuser, holds pgtle_admin and owns the database:
+#   portable/ulid_tsid_portable--pg_tle.sql (pgtle.install_extension), CREATE
+#   EXTENSION ulid_tsid_portable SCHEMA keys; checks against that install beside
+#   the native extension in another database of the server (the same bits both
+#   ways, text round trips, the same errors, 8 concurrent writers, partition
+#   pruning); pg_dump and pg_restore of a database that uses it; an update to a
+#   next version (pgtle.install_extension_version_sql, install_update_path, ALTER
+#   EXTENSION ... UPDATE); DROP EXTENSION and pgtle.uninstall_extension. And, in
+#   database "hostile", CREATE EXTENSION by the owner and by the superuser into schemas
+#   where another role planted a function of its names or a cycling counter: refused.
+#   PG_MAJOR=17 bash scripts/suites/pgtle.sh   (after scripts/suites/build.sh)
+# Without ../shared/vendor/pg_tle-*.tar.gz, or on a major it does not build for,
+# the suite says so in one line and passes nothing, fails nothing.
+# PGTLE_VALUES (default 10000): values per kind and direction.
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/pg.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/pgtle.sh"
+cd "$ROOT"
+PORT=${PGTLE_PORT:-$((56600 + PG_MAJOR))}
+N=${PGTLE_VALUES:-10000}
+WORK="$LOGS/pgtle-$PG_MAJOR-$PORT"
+rm -rf "$WORK"; mkdir -p "$WORK"
+t_start=$SECONDS
+
+pgtle_get; rc=$?
+if [ "$rc" -eq 2 ]; then echo "   pgtle: skipped on PostgreSQL $PG_MAJOR: $PGTLE_SKIP"; exit 0; fi
+check "pg_tle built (or taken from the cache) and installed into PostgreSQL $PG_MAJOR" test "$rc" -eq 0 || exit 1
+
+version="$(awk '$1 == "EXTVERSION" { print $3 }' Makefile)"
+TLE_FILE=${PGTLE_FILE:-portable/ulid_tsid_portable--pg_tle.sql}   # another file: to show what the checks catch
+check "portable/ulid_tsid_portable--pg_tle.sql is current (scripts/portable-pgtle.sh --check)" bash scripts/portable-pgtle.sh --check
+
+# q DB ...: psql as the owner (not a superuser), stop at the first error.
+q() { local db="$1"; shift; psql -qXAt -v ON_ERROR_STOP=1 -U owner -d "$db" "$@"; }
+# qs DB ...: psql as the superuser (the service's part only: pg_tle, roles, the native extension).
+qs() { local db="$1"; shift; psql -qXAt -v ON_ERROR_STOP=1 -U postgres -d "$db" "$@"; }
+sql_true() { [ "$(q "$2" -c "$1" 2>>"$WORK/errors.log")" = t ]; }
+# fails_with STATE DB SQL: the statement fails, with that SQLSTATE.
+fails_with() {
+  local out; out="$(psql -qXAt -U owner -d "$2" -v VERBOSITY=verbose -c "$3" 2>&1)"
+  echo "$out" >>"$WORK/errors.log"
+  case "$out" in *"ERROR:  $1:"*) return 0 ;; esac
+  return 1
+}
+
+cluster_start "pgtle_$PORT" "$PORT" "shared_preload_libraries = 'pg_tle'" "timezone = 'UTC'" || exit 1
+trap 'rc=$?; cluster_stop "pgtle_$PORT" 2>/dev/null; (exit $rc); suite_end' EXIT   # stopped however the suite ends
+# The service's part, as its superuser: a database owner who may use pg_tle.
+qs postgres -c "CREATE ROLE owner LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE" \
+  -c "CREATE ROLE mallory LOGIN NOSUPERUSER" -c "CREATE DATABASE hostile OWNER owner" \
+  -c "CREATE DATABASE app OWNER owner" -c "CREATE DATABASE native OWNER owner" -c "CREATE DATABASE restored OWNER owner" >/dev/null || exit 1
+for db in app restored hostile; do qs "$db" -c "CREATE EXTENSION pg_tle" || exit 1; done
+qs postgres -c "GRANT pgtle_admin TO owner" >/dev/null || exit 1
+qs native -c "CREATE SCHEMA keys AUTHORIZATION owner" -c "CREATE EXTENSION ulid_tsid SCHEMA keys" \
+  -c "ALTER DATABASE native SET search_path = \"\$user\", public, keys" || exit 1
+check "pg_tle $(qs app -c "SELECT extversion FROM pg_extension WHERE extname = 'pg_tle'") preloaded and created; the owner is no superuser, holds pgtle_admin, owns the database" sql_true "
+  SELECT NOT rolsuper AND pg_has_role('owner', 'pgtle_admin', 'MEMBER')
+     AND (SELECT datdba = 'owner'::regrole FROM pg_database WHERE datname = current_database())
+  FROM pg_roles WHERE rolname = current_user" app
+check "the server preloads pg_tle and nothing else" test "$(qs app -c "SHOW shared_preload_libraries")" = pg_tle
+
+# --- install, as the owner ------------------------------------------------------------
+check "the owner runs $TLE_FILE (pgtle.install_extension)" \
+  bash -c "psql -qXAt -v ON_ERROR_STOP=1 -U owner -d app -f $TLE_FILE >$WORK/install.log 2>&1"
+check "the owner: CREATE SCHEMA keys; CREATE EXTENSION ulid_tsid_portable SCHEMA keys" \
+  q app -c "CREATE SCHEMA keys" -c "CREATE EXTENSION ulid_tsid_portable SCHEMA keys" -c "ALTER DATABASE app SET search_path = \"\$user\", public, keys"
+check "the extension $version in schema keys: 29 functions and the sequence, its members, owned by the owner, SQL and PL/pgSQL only" sql_true "
+  SELECT (SELECT extversion = '$version' AND extnamespace = 'keys'::regnamespace AND extowner = 'owner'::regrole
+          FROM pg_extension WHERE extname = 'ulid_tsid_portable')
+     AND (SELECT count(*) = 29 AND bool_and(p.proowner = 'owner'::regrole) AND bool_and(l.lanname IN ('sql', 'plpgsql'))
+          FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang WHERE p.pronamespace = 'keys'::regnamespace)
+     AND (SELECT count(*) = 30 FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'ulid_tsid_portable'
+          WHERE d.deptype = 'e')
+     AND (SELECT relowner = 'owner'::regrole FROM pg_class WHERE oid = 'keys.ulid_tsid_portable_tsid_seq'::regclass)" app
+
+# --- planted objects: CREATE EXTENSION refuses them, naming them -----------------------------
+# In database "hostile", mallory (no superuser, CREATE on the schemas) plants a
+# function of the edition's names and a cycling sequence named like its counter in
+# the schemas the extension is then created in, by the owner and by the superuser.
+psql -qXAt -v ON_ERROR_STOP=1 -U owner -d hostile -f "$TLE_FILE" >"$WORK/hostile-install.log" 2>&1 || echo "   FAIL pg_tle registration in database hostile"
+for who in owner postgres; do
+  psql -qXAt -v ON_ERROR_STOP=1 -U owner -d hostile -c "CREATE SCHEMA f_$who" -c "CREATE SCHEMA q_$who" \
+    -c "GRANT CREATE, USAGE ON SCHEMA f_$who, q_$who TO mallory" &&
+  psql -qXAt -v ON_ERROR_STOP=1 -U mallory -d hostile \
+    -c "CREATE FUNCTION f_$who.generate_ulid() RETURNS uuid LANGUAGE sql AS 'SELECT pg_catalog.gen_random_uuid()'" \
+    -c "CREATE SEQUENCE q_$who.ulid_tsid_portable_tsid_seq MINVALUE 0 MAXVALUE 17 START 0 CYCLE" \
+    -c "GRANT USAGE ON SEQUENCE q_$who.ulid_tsid_portable_tsid_seq TO PUBLIC" || exit 1
+  for s in f q; do
+    what=$([ $s = f ] && echo "f_$who.generate_ulid()" || echo "q_$who.ulid_tsid_portable_tsid_seq")
+    psql -qXAt -U "$who" -d hostile -c "CREATE EXTENSION ulid_tsid_portable SCHEMA ${s}_$who" >"$WORK/hostile-$who-$s.log" 2>&1
+    check "CREATE EXTENSION ulid_tsid_portable by $who into a schema with mallory's $what: refused, the error names it" \
+      bash -c "! psql -qXAt -U owner -d hostile -c \"SELECT FROM pg_extension WHERE extname = 'ulid_tsid_portable'\" | grep -q . && grep -q 'ERROR:.*$what' $WORK/hostile-$who-$s.log"
+    psql -qXAt -U postgres -d hostile -c "DROP EXTENSION IF EXISTS ulid_tsid_portable CASCADE" >/dev/null 2>&1
+  done
+done
+# Core names planted in public and in the schema the extension goes into, a cycling
+# counter in public and in the creating session's pg_temp; public first on the path.
+# CREATE EXTENSION by each role, in a session that then makes and converts keys.
+PLANT_DB=hostile
+source "$ROOT/scripts/lib/planted.sh"
+plant_public() { planted_setup && plant_core public; }
+check "mallory planted 14 core function names, 7 operators and a cycling counter in public of database hostile" plant_public
+for who in owner postgres; do
+  s="p_$who"
+  psql -qXAt -v ON_ERROR_STOP=1 -U owner -d hostile -c "CREATE SCHEMA $s" -c "GRANT CREATE, USAGE ON SCHEMA $s TO mallory" || exit 1
+  check "mallory planted the same in schema $s" plant_core "$s"
+  out="$(psql -qXAt -v ON_ERROR_STOP=1 -U "$who" -d hostile 2>"$WORK/hostile-p-$who.log" <<SQL | tail -n 2 | tr '\n' ' '
+SET search_path = public, $s, pg_temp;
+CREATE SEQUENCE pg_temp.ulid_tsid_portable_tsid_seq MINVALUE 0 MAXVALUE 17 START 0 CYCLE;
+CREATE EXTENSION ulid_tsid_portable SCHEMA $s;
+SELECT count(DISTINCT v) FROM (SELECT $s.generate_tsid() AS v FROM generate_series(1, 2000)) AS s;
+SELECT count(*) FROM (SELECT $s.ulid_from_text($s.ulid_to_text($s.generate_ulid())), $s.tsid_from_text($s.tsid_to_text($s.generate_tsid())),
+                             $s.uuidv7_timestamp($s.generate_uuidv7()), $s.tsid_lower_bound(now()) FROM generate_series(1, 100)) AS s;
+DROP EXTENSION ulid_tsid_portable;
+SQL
+)"
+  check "CREATE EXTENSION by $who with core names planted in public and $s, and a planted pg_temp: 2000 distinct TSIDs, the rest works ($out)" \
+    test "$out" = "2000 100 "
+  check "CREATE EXTENSION by $who with public, $s and pg_temp planted: no planted code ran, mallory no superuser" nobody_gained
+done
+
+# --- the same bits as the native extension, both ways ------------------------------------
+# copy DB_FROM DB_TO TABLE: the table made in DB_TO with DB_FROM's columns, rows copied.
+copy_table() {
+  local cols
+  cols="$(q "$1" -c "SELECT string_agg(format('%I %s', attname, format_type(atttypid, atttypmod)), ', ' ORDER BY attnum) FROM pg_attribute WHERE attrelid = '$3'::regclass AND attnum > 0")"
+  q "$2" -c "CREATE UNLOGGED TABLE $3 ($cols)" && q "$1" -c "COPY $3 TO STDOUT" | q "$2" -c "COPY $3 FROM STDIN"
+}
+q app >"$WORK/a.log" 2>&1 <<SQL
+CREATE UNLOGGED TABLE a_tsid AS
+  SELECT i, v, tsid_to_text(v) AS txt, tsid_timestamp(v) AS ts
+  FROM (SELECT i, CASE WHEN i <= $N / 2 THEN generate_tsid() WHEN i = $N / 2 + 1 THEN -1
+                       ELSE ('x' || substr(md5('t' || i), 1, 16))::bit(64)::bigint END AS v FROM generate_series(1, $N) AS i) AS s;
+CREATE UNLOGGED TABLE a_ulid AS
+  SELECT i, u, ulid_to_text(u) AS txt, ulid_timestamp(u) AS ts
+  FROM (SELECT i, CASE WHEN i <= $N / 2 THEN generate_ulid() ELSE md5('u' || i)::uuid END AS u FROM generate_series(1, $N) AS i) AS s;
+CREATE UNLOGGED TABLE a_v7 AS SELECT i, u, uuidv7_timestamp(u) AS ts FROM (SELECT i, generate_uuidv7() AS u FROM generate_series(1, $N) AS i) AS s;
+SQL
+for t in a_tsid a_ulid a_v7; do copy_table app native "$t" 2>>"$WORK/errors.log"; done
+check "pg_tle install -> native: $N TSIDs, $N ULIDs (half generated, half random bits), $N UUIDv7s: text, decoding, timestamps equal" sql_true "
+  SELECT (SELECT count(*) = $N AND count(*) FILTER (WHERE v::tsid::text IS DISTINCT FROM txt OR txt::tsid::bigint IS DISTINCT FROM v
+                                                       OR tsid_timestamp(v::tsid) IS DISTINCT FROM ts) = 0 FROM a_tsid)
+     AND (SELECT count(*) = $N AND count(*) FILTER (WHERE u::ulid::text IS DISTINCT FROM txt OR txt::ulid::uuid IS DISTINCT FROM u
+                                                       OR ulid_timestamp(u::ulid) IS DISTINCT FROM ts) = 0 FROM a_ulid)
+     AND (SELECT count(*) = $N AND count(*) FILTER (WHERE uuid_extract_version(u) IS DISTINCT FROM 7 OR uuidv7_timestamp(u) IS DISTINCT FROM ts) = 0 FROM a_v7)
+     AND (SELECT count(DISTINCT v) = $N / 2 FROM a_tsid WHERE i <= $N / 2)" native
+q native >"$WORK/b.log" 2>&1 <<SQL
+CREATE UNLOGGED TABLE b_tsid AS
+  SELECT i, v, v::tsid::text AS txt, lower(v::tsid::text) AS alt, tsid_timestamp(v::tsid) AS ts
+  FROM (SELECT i, CASE WHEN i <= $N / 2 THEN generate_tsid()::bigint ELSE ('x' || substr(md5('T' || i), 1, 16))::bit(64)::bigint END AS v
+        FROM generate_series(1, $N) AS i) AS s;
+CREATE UNLOGGED TABLE b_ulid AS
+  SELECT i, u, u::ulid::text AS txt, lower(u::ulid::text) AS alt, ulid_timestamp(u::ulid) AS ts
+  FROM (SELECT i, CASE WHEN i <= $N / 2 THEN generate_ulid()::uuid ELSE md5('U' || i)::uuid END AS u FROM generate_series(1, $N) AS i) AS s;
+SQL
+for t in b_tsid b_ulid; do copy_table native app "$t" 2>>"$WORK/errors.log"; done
+check "native -> pg_tle install: $N TSIDs and $N ULIDs: text, decoding (lower case too), timestamps equal" sql_true "
+  SELECT (SELECT count(*) = $N AND count(*) FILTER (WHERE tsid_to_text(v) IS DISTINCT FROM txt OR tsid_from_text(alt) IS DISTINCT FROM v
+                                                       OR tsid_timestamp(v) IS DISTINCT FROM ts) = 0 FROM b_tsid)
+     AND (SELECT count(*) = $N AND count(*) FILTER (WHERE ulid_to_text(u) IS DISTINCT FROM txt OR ulid_from_text(alt) IS DISTINCT FROM u
+                                                       OR ulid_timestamp(u) IS DISTINCT FROM ts) = 0 FROM b_ulid)" app
+
+# --- errors: the same SQLSTATE and message as the native types ------------------------------
+cat >"$WORK/bad.sql" <<'SQL'
+CREATE TEMP TABLE bad (kind text, input text);
+INSERT INTO bad VALUES ('ulid', ''), ('ulid', '01ARZ3NDEKTSV4RRFFQ69G5FA'), ('ulid', '01ARZ3NDEKTSV4RRFFQ69G5FAU'),
+  ('ulid', '81ARZ3NDEKTSV4RRFFQ69G5FAV'), ('ulid', '01ARZ3NDEKTSV4RRFFQ69G5FAé'), ('tsid', ''), ('tsid', '0SD78DEN8000'),
+  ('tsid', '915268788478279683'), ('tsid', 'G000000000000'), ('tsid', '0SD78DEN8000U');
+CREATE TEMP TABLE got (kind text, input text, sqlstate text, message text, detail text, hint text);
+DO $$
+DECLARE b record; st text; msg text; det text; hnt text; native boolean := to_regtype('ulid') IS NOT NULL;
+BEGIN
+  FOR b IN SELECT * FROM bad LOOP
+    BEGIN
+      IF native THEN EXECUTE format('SELECT %L::%s', b.input, b.kind);
+      ELSE EXECUTE format('SELECT %s_from_text(%L)', b.kind, b.input); END IF;
+      INSERT INTO got VALUES (b.kind, b.input, 'accepted', NULL, NULL, NULL);
+    EXCEPTION WHEN OTHERS THEN
+      GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL, hnt = PG_EXCEPTION_HINT;
+      INSERT INTO got VALUES (b.kind, b.input, st, msg, det, hnt);
+    END;
+  END LOOP;
+END $$;
+SELECT format('%s %s: %s | %s | %s | %s', kind, quote_literal(input), sqlstate, message, detail, hint) FROM got ORDER BY kind, input COLLATE "C";
+SQL
+q app -f "$WORK/bad.sql" >"$WORK/bad.app" 2>&1
+q native -f "$WORK/bad.sql" >"$WORK/bad.native" 2>&1
+check "10 bad texts: refused with 22P02 and the same message, detail and hint as the native types" \
+  bash -c "[ \$(grep -c ': 22P02 |' $WORK/bad.app) -eq 10 ] && diff $WORK/bad.native $WORK/bad.app"
+check "a time outside the TSID's range: 22003, as native" fails_with 22003 app "SELECT keys.tsid_lower_bound('2019-12-31')"
+
+# --- 8 concurrent writers -----------------------------------------------------------------
+CONC_TX=${PGTLE_CONC_TX:-50}   # 8 clients x 50 transactions x 100 rows = 40,000 rows per generator
+for gen in generate_tsid generate_ulid generate_uuidv7; do
+  type=uuid; [ "$gen" = generate_tsid ] && type=bigint
+  q app -c "CREATE UNLOGGED TABLE c_$gen (id $type)"
+  script="$(cluster_dir "pgtle_$PORT")/$gen.sql"
+  echo "INSERT INTO c_$gen (id) SELECT $gen() FROM generate_series(1, 100);" >"$script"
+  chmod 644 "$script"
+  pg_in pgbench -n -U owner -d app -c 8 -j 2 -t "$CONC_TX" -f "$(pg_inside "$script")" >"$WORK/pgbench-$gen.log" 2>&1
+  read -r total distinct < <(q app -F ' ' -c "SELECT count(*), count(DISTINCT id) FROM c_$gen")
+  check "8 concurrent writers (pgbench), $gen() of the pg_tle install: $total rows, $distinct distinct" \
+    bash -c "[ '$total' = $((8 * CONC_TX * 100)) ] && [ '$distinct' = '$total' ]"
+done
+
+# --- partition pruning ----------------------------------------------------------------------
+q app >"$WORK/partitions.log" 2>&1 <<'SQL'
+CREATE TABLE events (id bigint NOT NULL DEFAULT generate_tsid(), body text) PARTITION BY RANGE (id);
+DO $$
+DECLARE d date;
+BEGIN
+  FOR d IN SELECT generate_series(current_date - 2, current_date + 1, '1 day')::date LOOP
+    EXECUTE format('CREATE TABLE %I PARTITION OF events FOR VALUES FROM (%s) TO (%s)', 'events_' || to_char(d, 'YYYYMMDD'),
+                   tsid_lower_bound(d), tsid_lower_bound(d + 1));
+  END LOOP;
+END $$;
+INSERT INTO events (body) SELECT 'e' || i FROM generate_series(1, 100) AS i;
+SQL
+today="events_$(q app -c "SELECT to_char(current_date, 'YYYYMMDD')")"
+q app -c "EXPLAIN (COSTS OFF) SELECT * FROM events WHERE id >= tsid_lower_bound('$(q app -c "SELECT current_date")') AND id < tsid_lower_bound('$(q app -c "SELECT current_date + 1")')" >"$WORK/prune.txt" 2>&1
+check "partition pruning on the key: a day's time range scans only that day's partition" \
+  bash -c "grep -q '$today' $WORK/prune.txt && [ \$(grep -c 'Seq Scan on events' $WORK/prune.txt) -eq 1 ]"
+
+# --- pg_dump and pg_restore of the database that uses it ------------------------------------
+# The owner dumps; the restore goes into a database the owner owns where the
+# service created pg_tle (as the dumped one).
+before="$(q app -c "SELECT md5(string_agg(id::text || body, ',' ORDER BY id)) FROM events")"
+max_before="$(q app -c "SELECT max(id) FROM events")"
+pg_in pg_dump -U owner -d app -Fc >"$WORK/app.dump" 2>"$WORK/dump.log"
+check "pg_dump -Fc of the database, by the owner" test "$?" -eq 0 -a -s "$WORK/app.dump"
+# pg_tle's own objects (its schema, the extension, its comment) are the service's:
+# they are in the dump, already in the target database, and the owner may not
+# comment on pg_tle. The restore leaves them out (docs/portable.md's recipe).
+cdir="$(cluster_dir "pgtle_$PORT")"   # where the server's tools see files too
+cp "$WORK/app.dump" "$cdir/app.dump"
+pg_in pg_restore -l "$(pg_inside "$cdir/app.dump")" 2>"$WORK/restore.log" |
+  grep -v -E '; [0-9]+ [0-9]+ (SCHEMA - pgtle|EXTENSION - pg_tle|COMMENT - EXTENSION pg_tle) ' >"$cdir/restore.list"
+cp "$cdir/restore.list" "$WORK/"
+pg_in pg_restore -U owner -d restored --no-owner -L "$(pg_inside "$cdir/restore.list")" "$(pg_inside "$cdir/app.dump")" >>"$WORK/restore.log" 2>&1
+check "pg_restore into another database, by the owner, without pg_tle's own objects: no error" \
+  bash -c "[ \$(grep -c . $WORK/restore.list) -gt 20 ] && ! grep -q -E 'ERROR|error' $WORK/restore.log"
+q restored -c "ALTER DATABASE restored SET search_path = \"\$user\", public, keys" 2>>"$WORK/errors.log"
+check "after the restore: the extension is there (its version, its schema), every row is equal" sql_true "
+  SELECT (SELECT extversion = '$version' AND extnamespace = 'keys'::regnamespace FROM pg_extension WHERE extname = 'ulid_tsid_portable')
+     AND (SELECT md5(string_agg(id::text || body, ',' ORDER BY id)) FROM events) = '$before'" restored
+check "after the restore: new keys sort after the old ones (the clock; the TSID counter, an extension member, restarts)" sql_true "
+  INSERT INTO events (body) SELECT 'new' FROM generate_series(1, 10);
+  SELECT min(id) > $max_before AND count(*) = 10 FROM events WHERE body = 'new'" restored
+
+# --- an update to a next version --------------------------------------------------------------
+# What a next release ships: scripts/portable-pgtle.sh --update FROM (its whole install
+# script as the new version and as the update path: CREATE OR REPLACE keeps every
+# function's identity, CREATE SEQUENCE IF NOT EXISTS the counter). The test's next
+# version is this one with a changed comment, to see that the update ran.
+next="$version.1"
+bash scripts/portable-pgtle.sh --update "$version" "$next" |
+  sed "s/^COMMENT ON FUNCTION @extschema@.generate_tsid() IS 'new TSID/COMMENT ON FUNCTION @extschema@.generate_tsid() IS '$next: new TSID/" >"$WORK/update.sql"
+seq_before="$(q app -c "SELECT last_value FROM keys.ulid_tsid_portable_tsid_seq")"
+oids_before="$(q app -c "SELECT string_agg(oid::text, ',' ORDER BY oid) FROM pg_proc WHERE pronamespace = 'keys'::regnamespace")"
+check "the owner: scripts/portable-pgtle.sh --update $version $next (install_extension_version_sql, install_update_path, set_default_version)" \
+  bash -c "psql -qXAt -v ON_ERROR_STOP=1 -U owner -d app -f $WORK/update.sql >$WORK/update.log 2>&1"
+check "the owner: ALTER EXTENSION ulid_tsid_portable UPDATE (to the default version, $next)" \
+  q app -c "ALTER EXTENSION ulid_tsid_portable UPDATE"
+check "after the update: version $next, its script ran, the same functions (oids), the defaults work, the sequence goes on" sql_true "
+  SELECT (SELECT extversion FROM pg_extension WHERE extname = 'ulid_tsid_portable') = '$next'
+     AND obj_description('keys.generate_tsid()'::regprocedure, 'pg_proc') LIKE '$next: %'
+     AND (SELECT string_agg(oid::text, ',' ORDER BY oid) FROM pg_proc WHERE pronamespace = 'keys'::regnamespace) = '$oids_before'
+     AND (SELECT last_value FROM keys.ulid_tsid_portable_tsid_seq) >= $seq_before
+     AND generate_tsid() > (SELECT max(id) FROM events)" app
+
+# --- DROP EXTENSION, pgtle.uninstall_extension ----------------------------------------------------
+check "the owner: DROP EXTENSION ulid_tsid_portable CASCADE drops its functions, its sequence and the defaults that used them" \
+  q app -c "SET client_min_messages = warning" -c "DROP EXTENSION ulid_tsid_portable CASCADE"
+check "after DROP EXTENSION: nothing of it left in keys, the table and its rows stay" sql_true "
+  SELECT NOT EXISTS (SELECT FROM pg_proc WHERE pronamespace = 'keys'::regnamespace)
+     AND NOT EXISTS (SELECT FROM pg_class WHERE relnamespace = 'keys'::regnamespace)
+     AND (SELECT count(*) FROM events) = 100" app
+check "the owner: pgtle.uninstall_extension('ulid_tsid_portable')" \
+  q app -o /dev/null -c "SELECT pgtle.uninstall_extension('ulid_tsid_portable')"
+check "after uninstall_extension: pgtle.available_extensions() no longer lists it" sql_true "
+  SELECT NOT EXISTS (SELECT FROM pgtle.available_extensions() WHERE name = 'ulid_tsid_portable')" app
+check "after uninstall_extension: CREATE EXTENSION ulid_tsid_portable fails" \
+  bash -c "! psql -qXAt -U owner -d app -c 'CREATE EXTENSION ulid_tsid_portable SCHEMA keys' 2>>$WORK/errors.log"
+
+echo "   pgtle suite: $((SECONDS - t_start)) s"
