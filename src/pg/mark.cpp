@@ -368,10 +368,19 @@ void cover_everything(MarkState& mark) {
   know(mark, {std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::max(), 1});
 }
 
+// Where generators set back to `target` start: never below the clock plus a
+// reservation's step, since values made just before the reset may run a few
+// milliseconds ahead of the clock (a burst within a tick, a TSID's full
+// millisecond), and a tick set below them could repeat them.
+std::int64_t reset_point_ms(std::int64_t target) {
+  return mark_max(target, unix_ms_now() + kMarkAheadReserveMs);
+}
+
 // After a superuser set the mark back (ulid_tsid_mark_reset() in another
 // session): this backend's own generators go back to it too. Shared ticks are
 // not touched here: the reset moved them once, and values made since are above.
-void apply_reset(ProcessState& state, std::int64_t ms) {
+void apply_reset(ProcessState& state, std::int64_t target) {
+  const std::int64_t ms = reset_point_ms(target);
   if (!state.ulid.ticks().shared()) state.ulid.reset_above_ms(ms);
   if (!state.uuidv7.ticks().shared()) state.uuidv7.reset_above_ms(ms);
   if (!state.tsid.ticks().shared()) state.tsid.reset_above_ms(ms);
@@ -635,10 +644,11 @@ Datum ulid_tsid_mark_reset(PG_FUNCTION_ARGS) {
   // Every generator of this backend, and preloaded every backend's shared
   // ticks, continue from the new mark.
   ProcessState& state = process_state();
-  state.ulid.reset_above_ms(target);
-  state.ulid_monotonic.reset_above_ms(target);
-  state.tsid.reset_above_ms(target);
-  state.uuidv7.reset_above_ms(target);
+  const std::int64_t restart_ms = reset_point_ms(target);
+  state.ulid.reset_above_ms(restart_ms);
+  state.ulid_monotonic.reset_above_ms(restart_ms);
+  state.tsid.reset_above_ms(restart_ms);
+  state.uuidv7.reset_above_ms(restart_ms);
   know(mark, next);
   mark.ready = mark.settled = mark.settled_once = true;
   mark.in_recovery = false;
