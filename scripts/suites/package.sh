@@ -144,7 +144,8 @@ if [ -f "$pkg_deb" ]; then
       echo "$pkg_libdir/bitcode/ulid_tsid.index.bc"
       (cd "$pkg_src" && ls src/core/*.cpp src/pg/*.cpp) | sed "s|^|$pkg_libdir/bitcode/ulid_tsid/|; s|\.cpp\$|.bc|"
     fi
-    for f in README.md.gz changelog.Debian.gz copyright; do echo "/usr/share/doc/$pkg_name/$f"; done
+    # dh_installchangelogs ships CHANGELOG.md as the upstream changelog.
+    for f in README.md.gz changelog.Debian.gz changelog.gz copyright; do echo "/usr/share/doc/$pkg_name/$f"; done
   } | sort -u >"$pkg_out/expected-files"
 
   # 18's and 19's packages install into one chroot (sid), and the autopkgtest

@@ -23,8 +23,7 @@ use IPC::Run;
 use Time::HiRes ();
 use UlidTsid;
 
-my ($libfaketime) = grep { -e $_ } map { "$_/faketime/libfaketime.so.1" }
-  qw(/usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu /usr/lib64 /usr/lib);
+my $libfaketime = libfaketime();
 plan skip_all => 'libfaketime not installed (Debian package faketime; scripts/install-deps.sh installs it)'
   unless $libfaketime;
 
@@ -41,15 +40,6 @@ my %gens = (
 	v => ['generate_uuidv7()',         'uuidv7_timestamp(v)']);
 my @cols = sort keys %gens;
 
-# Starts $node with its clock $offset seconds off the real one (0: the real clock).
-sub start_with_clock
-{
-	my ($node, $offset) = @_;
-	local $ENV{LD_PRELOAD}          = $libfaketime if $offset;
-	local $ENV{FAKETIME}            = sprintf('%+.3fs', $offset) if $offset;
-	local $ENV{DONT_FAKE_MONOTONIC} = '1' if $offset;
-	$node->start;
-}
 
 sub create_keys
 {

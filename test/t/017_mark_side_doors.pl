@@ -50,8 +50,7 @@ use IPC::Run;
 use Time::HiRes qw(time usleep);
 use UlidTsid;
 
-my ($libfaketime) = grep { -e $_ } map { "$_/faketime/libfaketime.so.1" }
-  qw(/usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu /usr/lib64 /usr/lib);
+my $libfaketime = libfaketime();
 plan skip_all => 'libfaketime not installed (Debian package faketime; scripts/install-deps.sh installs it)'
   unless $libfaketime;
 
@@ -59,15 +58,6 @@ my $rows = 2000;                        # keys per session of case 1 and case 4
 my $year_s = 365.25 * 86400;
 my $tmp = PostgreSQL::Test::Utils::tempdir;
 
-# Starts $node with its clock $offset seconds off the real one (0: the real clock).
-sub start_with_clock
-{
-	my ($node, $offset) = @_;
-	local $ENV{LD_PRELOAD}          = $libfaketime if $offset;
-	local $ENV{FAKETIME}            = sprintf('%+.3fs', $offset) if $offset;
-	local $ENV{DONT_FAKE_MONOTONIC} = '1' if $offset;
-	$node->start;
-}
 
 # psql_file with ON_ERROR_STOP: (exit code, stdout, stderr).
 sub run_sql

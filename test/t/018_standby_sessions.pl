@@ -20,8 +20,7 @@ use Test::More;
 use Time::HiRes ();
 use UlidTsid;
 
-my ($libfaketime) = grep { -e $_ } map { "$_/faketime/libfaketime.so.1" }
-  qw(/usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu /usr/lib64 /usr/lib);
+my $libfaketime = libfaketime();
 plan skip_all => 'libfaketime not installed (Debian package faketime; scripts/install-deps.sh installs it)'
   unless $libfaketime;
 
@@ -34,15 +33,6 @@ my $set_back = 60;     # s the restarted standby's clock runs behind
 my @gens = ('generate_ulid()', 'generate_ulid_monotonic()', 'generate_uuidv7()',
 	'compat.gen_ulid()', 'compat.gen_monotonic_ulid()', 'compat.uuid_generate_v7()');
 
-# Starts $node with its clock $offset seconds off the real one (0: the real clock).
-sub start_with_clock
-{
-	my ($node, $offset) = @_;
-	local $ENV{LD_PRELOAD}          = $libfaketime if $offset;
-	local $ENV{FAKETIME}            = sprintf('%+.3fs', $offset) if $offset;
-	local $ENV{DONT_FAKE_MONOTONIC} = '1' if $offset;
-	$node->start;
-}
 
 # Runs $sql (one psql, -f) against $node; dies on a failed psql unless $may_fail.
 # Returns (stdout lines, stderr).

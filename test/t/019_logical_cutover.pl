@@ -28,8 +28,7 @@ use File::Basename ();
 use IPC::Run;
 use UlidTsid;
 
-my ($libfaketime) = grep { -e $_ } map { "$_/faketime/libfaketime.so.1" }
-  qw(/usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu /usr/lib64 /usr/lib);
+my $libfaketime = libfaketime();
 plan skip_all => 'libfaketime not installed (Debian package faketime; scripts/install-deps.sh installs it)'
   unless $libfaketime;
 
@@ -66,15 +65,6 @@ while ($doc =~ /<!-- cutover: \S+ -->\n[ \t]*```sql\n(.*?)```/sg)
 }
 is(scalar(@recipe), 5, 'docs/replication.md: five SQL blocks (position, wait, mark, raise, drop)');
 
-# Starts $node with its clock $offset seconds off the real one (0: the real clock).
-sub start_with_clock
-{
-	my ($node, $offset) = @_;
-	local $ENV{LD_PRELOAD}          = $libfaketime if $offset;
-	local $ENV{FAKETIME}            = sprintf('%+.3fs', $offset) if $offset;
-	local $ENV{DONT_FAKE_MONOTONIC} = '1' if $offset;
-	$node->start;
-}
 
 # $sessions sessions in turn, each its own backend, each $rows rows of $origin
 # keys and a pause (so the rows span time and the mark is renewed).

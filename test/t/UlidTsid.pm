@@ -19,7 +19,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(usleep);
 
-our @EXPORT = qw(new_node table_fingerprint partition_counts start_psql finish_all poll_until psql_file
+our @EXPORT = qw(libfaketime start_with_clock new_node table_fingerprint partition_counts start_psql finish_all poll_until psql_file
   kill_cluster create_acked_table start_clients wait_for_rows collect_clients
   acked_check btree_check hash_index_alone brin_index_alone);
 our @EXPORT_OK = qw(installations);
@@ -27,6 +27,26 @@ our @EXPORT_OK = qw(installations);
 # The cross-version tests' servers (test/t/cross): for each major, the bin
 # directory that ULID_TSID_PG<major>_BINDIR names, checked with one assertion
 # each; a missing one ends the test as failed. Returns (\%bindir, \%install).
+
+# The path of libfaketime (Debian's faketime package), or undef.
+sub libfaketime
+{
+	my ($path) = grep { -e $_ } map { "$_/faketime/libfaketime.so.1" }
+	  qw(/usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu /usr/lib64 /usr/lib);
+	return $path;
+}
+
+# Starts $node with its clock $offset seconds off the real one (0: the real
+# clock), through libfaketime; monotonic clocks stay real.
+sub start_with_clock
+{
+	my ($node, $offset) = @_;
+	local $ENV{LD_PRELOAD}          = libfaketime() if $offset;
+	local $ENV{FAKETIME}            = sprintf('%+.3fs', $offset) if $offset;
+	local $ENV{DONT_FAKE_MONOTONIC} = '1' if $offset;
+	$node->start;
+}
+
 sub installations
 {
 	my (%bindir, %install);
