@@ -167,7 +167,10 @@ bench_check "insert_latency.sh exit status (see $LOGS/bench-latency.log)" test $
 bench_check "insert_latency.csv: each key, mode and synchronous_commit with both builds' tps, p50, p99, p99.9 and a verdict" \
   awk -F, -v num='^[0-9]+([.][0-9]+)?$' 'NR == 1 && $0 != "preload,synchronous_commit,clients,key,rounds,run_length,tx_030,tx_now,tps_030,tps_now,p50_030_ms,p50_now_ms,p99_030_ms,p99_now_ms,p999_030_ms,p999_now_ms,p99_x_030,p99_x_030_round_min,p99_x_030_round_max,tps_x_030,verdict" { bad = 1 }
     NR > 1 { n++; for (i = 9; i <= 17; i++) if ($i !~ num) bad = 1
-      if (!($3 == 2 && $5 == 1 && $7 == 40 && $8 == 40)) bad = 1
+      # rounds: those whose 0.3.0 p99 is above 0 ms, which 40 transactions on a loaded
+      # machine need not give (a clean-clone run beside two busy loops logged 0 for all of
+      # one run's 40): a timing, which the smoke never judges.
+      if (!($3 == 2 && ($5 == 0 || $5 == 1) && $7 == 40 && $8 == 40)) bad = 1
       if (!($21 == ($4 == "bigserial" ? "control" : "met") || ($4 != "bigserial" && $21 == "missed"))) bad = 1
       f[$1 "," $2 "," $4] = 1 }
     END { for (m = 1; m <= 2; m++) for (s = 1; s <= 2; s++) {
