@@ -169,7 +169,7 @@ bench_check "insert_latency.csv: each key, mode and synchronous_commit with both
     NR > 1 { n++; for (i = 9; i <= 17; i++) if ($i !~ num) bad = 1
       # rounds: those whose 0.3.0 p99 is above 0 ms, which 40 transactions on a loaded
       # machine need not give (a clean-clone run beside two busy loops logged 0 for all of
-      # one run's 40): a timing, which the smoke never judges.
+      # one run of 40): a timing, which the smoke never judges.
       if (!($3 == 2 && ($5 == 0 || $5 == 1) && $7 == 40 && $8 == 40)) bad = 1
       if (!($21 == ($4 == "bigserial" ? "control" : "met") || ($4 != "bigserial" && $21 == "missed"))) bad = 1
       f[$1 "," $2 "," $4] = 1 }
