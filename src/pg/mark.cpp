@@ -579,21 +579,20 @@ Datum ulid_tsid_status(PG_FUNCTION_ARGS) {
 Datum ulid_tsid_mark_raise(PG_FUNCTION_ARGS) {
   const std::int64_t target = mark_ms_arg(fcinfo, 0);
   refuse_on_standby("ulid_tsid_mark_raise");
-  MarkTuples seq;
-  if (!open_mark(RowExclusiveLock, true, &seq)) {
+  if (!find_mark()) {
     ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                     errmsg("this database has no ulid_tsid mark"),
                     errhint("Update the extension: ALTER EXTENSION ulid_tsid UPDATE.")));
   }
+  // Refused before any lock is taken: a role that may not raise the mark
+  // never queues behind (or in front of) the generators.
   if (!superuser()) {
     if (!has_privs_of_role(GetUserId(), g_location.extension_owner)) {
-      close_mark(&seq);
       ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
                       errmsg("permission denied for function ulid_tsid_mark_raise"),
                       errdetail("Only a superuser or the owner of extension ulid_tsid may raise the mark.")));
     }
     if (target > raise_limit_ms()) {
-      close_mark(&seq);
       ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                       errmsg("ulid_tsid_mark_raise(): the time is more than ulid_tsid.raise_limit (%d s) ahead of "
                              "the clock",
@@ -602,6 +601,12 @@ Datum ulid_tsid_mark_raise(PG_FUNCTION_ARGS) {
                                 "ticks: the extension's owner may move them only this far."),
                       errhint("A superuser may raise it further.")));
     }
+  }
+  MarkTuples seq;
+  if (!open_mark(RowExclusiveLock, true, &seq)) {
+    ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                    errmsg("this database has no ulid_tsid mark"),
+                    errhint("Update the extension: ALTER EXTENSION ulid_tsid UPDATE.")));
   }
   XLogRecPtr lsn;
   MarkRecord next = read_record(seq, &lsn);
