@@ -65,6 +65,12 @@ chroot_of() {
 COMMON=(ca-certificates build-essential g++ make libsodium-dev perl libipc-run-perl
         debhelper dpkg-dev fakeroot postgresql-server-dev-all pgxnclient zip unzip faketime)
 
+# The ORMs at the versions trixie and sid ship (the host has bookworm's), for the orms
+# suite's runs inside those chroots; and pg_partman, whose 5.x (trixie's for 17, sid's
+# for 18) partitions by time on encoded keys.
+ORMS=(python3-django python3-sqlalchemy python3-alembic python3-psycopg python3-psycopg2
+      ruby-activerecord ruby-pg)
+
 # recipe NAME: sets SUITE (debootstrap's), EXTRA_SUITES, and STEPS (apt-get install
 # argument lists, one per step, separated by newlines).
 recipe() {
@@ -73,7 +79,8 @@ recipe() {
     bullseye) SUITE=bullseye
       STEPS="postgresql-13 postgresql-server-dev-13 ${COMMON[*]}" ;;
     trixie) SUITE=trixie
-      STEPS="postgresql-17 postgresql-server-dev-17 ${COMMON[*]}" ;;
+      STEPS="postgresql-17 postgresql-server-dev-17 ${COMMON[*]}
+postgresql-17-partman ${ORMS[*]}" ;;
     sid) SUITE=sid; EXTRA_SUITES="experimental bullseye"
       # postgresql-common first (19's packages need it configured), then 19 from
       # experimental, then bullseye's 13 with sid's libraries wherever they serve (no
@@ -83,10 +90,11 @@ recipe() {
       STEPS="perl postgresql-common
 postgresql-18 postgresql-server-dev-18 ${COMMON[*]}
 -t experimental postgresql-19 postgresql-server-dev-19
-postgresql-13 libsodium23" ;;
+postgresql-13 libsodium23
+postgresql-18-partman ${ORMS[*]}" ;;
     *) die "no chroot named $1" ;;
   esac
-  RECIPE="ulid_tsid chroot recipe 1
+  RECIPE="ulid_tsid chroot recipe 2
 suite: $SUITE${EXTRA_SUITES:+ + $EXTRA_SUITES}
 $STEPS"
 }

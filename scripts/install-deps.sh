@@ -24,6 +24,12 @@ PACKAGES=(
   debhelper postgresql-server-dev-all lintian pgxnclient zip unzip git python3
   python3-psycopg python3-psycopg2 python3-asyncpg libpostgresql-jdbc-java default-jdk-headless
   python3-django python3-sqlalchemy python3-alembic ruby-activerecord ruby-pg
+  # pg_partman for 15 (4.7.2: id mode only; 17's and 18's 5.x are in the chroots)
+  postgresql-15-partman
+  # the Go (pgx) and Rust (tokio-postgres, offline through Debian's cargo registry) clients
+  golang-go golang-github-jackc-pgx-v4-dev cargo rustc librust-tokio-postgres-dev
+  # the source package built as a buildd does (mk-build-deps in a fresh chroot)
+  equivs devscripts
   # Citus's build (scripts/suites/citus.sh), beyond the server's -dev package
   libicu-dev libkrb5-dev liblz4-dev libzstd-dev libxslt1-dev
 )
