@@ -143,4 +143,17 @@ RESET client_min_messages;
 SELECT ulid_tsid_mark_reset() IS NOT NULL AS reset_by_superuser;
 \c
 SELECT abs(extract(epoch FROM ulid_timestamp(generate_ulid()) - clock_timestamp())) < 1 AS at_clock_again;
+-- setval() on the mark's sequences by a superuser (what PostgreSQL 19's
+-- sequence synchronization does on a subscriber): the server's own copy of the
+-- mark keeps it, and a new session's values stay above it.
+SELECT generate_ulid() IS NOT NULL AS made;
+SELECT mark AS mark_before_setval FROM ulid_tsid_status() \gset
+SELECT setval('ulid_tsid_mark', 1) = 1 AS mark_set_back,
+       setval('ulid_tsid_mark_floor', 1) = 1 AS floor_set_back,
+       setval('ulid_tsid_mark_dumped', 1) = 1 AS dumped_set_back;
+SELECT mark >= :'mark_before_setval' AS mark_kept FROM ulid_tsid_status();
+\c
+SELECT ulid_timestamp(generate_ulid()) > :'mark_before_setval' AS new_session_above_kept_mark;
+SELECT last_value >= (extract(epoch FROM :'mark_before_setval'::timestamptz) * 1000)::bigint AS sequences_raised_again
+  FROM ulid_tsid_mark_floor;
 DROP ROLE regress_mark_stranger;

@@ -15,6 +15,9 @@
 // them), and a read-only transaction may write them, as hint bits are written:
 // they are not user data.
 //
+// Beside them, the server keeps its own copy of each database's mark in a file
+// (see node_mark_read()): a sequence can be written from outside the library.
+//
 // Every entry point of the library (the native functions, the compat aliases)
 // finds the same three: by the ulid_tsid extension's schema and membership,
 // never by the calling function's schema or a name another role can plant.
@@ -50,6 +53,10 @@ extern "C" {
 #include "commands/sequence_xlog.h"  // xl_seq_rec moved here in 19
 #endif
 #include "funcapi.h"
+#include "miscadmin.h"
+#include "port/pg_crc32c.h"
+#include "storage/fd.h"
+#include "storage/lmgr.h"
 #include "storage/bufmgr.h"
 #include "storage/proc.h"
 #include "utils/acl.h"
@@ -298,9 +305,13 @@ std::int64_t raise_limit_ms() { return unix_ms_now() + static_cast<std::int64_t>
 // restore, the owner's setval()) and raises the floor, up to
 // ulid_tsid.raise_limit ahead of the clock (`*capped` says it was cut); below
 // them it is ignored: it can only raise the mark.
-MarkRecord read_record(const MarkTuples& seq, XLogRecPtr* lsn, bool* capped = nullptr) {
+// `node_ms` is the server's own copy (node_mark_read(), read before the
+// sequences were locked): above both times, the sequences were set back from
+// outside, and it raises the floor to what this server reserved.
+MarkRecord read_record(const MarkTuples& seq, std::int64_t node_ms, XLogRecPtr* lsn, bool* capped = nullptr) {
   MarkRecord stored = {seq.data[kReservedSeq]->last_value, seq.data[kFloorSeq]->last_value,
                        static_cast<std::uint64_t>(seq.data[kReservedSeq]->log_cnt)};
+  if (node_ms > mark_max(stored.reserved_ms, stored.floor_ms)) stored.floor_ms = node_ms;
   *lsn = InvalidXLogRecPtr;
   for (int i = 0; i < kMarkSequences; ++i) {
     if (seq.rel[i] != nullptr) *lsn = Max(*lsn, PageGetLSN(BufferGetPage(seq.buffer[i])));
@@ -312,6 +323,113 @@ MarkRecord read_record(const MarkTuples& seq, XLogRecPtr* lsn, bool* capped = nu
     if (capped != nullptr) *capped = dumped > limit;
   }
   return stored;
+}
+
+// The server's own copy of a database's mark: a file in the data directory,
+// pg_ulid_tsid/mark.<database oid>. The sequences can be written from outside
+// the library: PostgreSQL 19's logical replication copies a publisher's
+// sequences over a subscriber's (a publication FOR ALL SEQUENCES, at CREATE
+// SUBSCRIPTION and each REFRESH), and setval() or a tool that copies sequences
+// does the same. Nothing copies this file, so a mark set back that way is
+// raised again to what this server itself reserved, also after a restart. It
+// is written and fsynced after each reservation, before a value past the old
+// one is returned, and only ever grows but for ulid_tsid_mark_reset(). A hot
+// standby neither writes nor reads it (its values start above what it
+// replayed); a base backup carries a copy, which can only raise the mark.
+constexpr const char* kNodeMarkDir = "pg_ulid_tsid";
+constexpr uint32 kNodeMarkMagic = 0x756C6D6B;  // "ulmk"
+struct NodeMarkFile {
+  uint32 magic;
+  uint32 database;
+  int64 ms;
+  pg_crc32c crc;  // of the fields above
+  uint32 unused;
+};
+
+pg_crc32c node_mark_crc(const NodeMarkFile& f) {
+  pg_crc32c crc;
+  INIT_CRC32C(crc);
+  COMP_CRC32C(crc, &f, offsetof(NodeMarkFile, crc));
+  FIN_CRC32C(crc);
+  return crc;
+}
+
+void node_mark_path(char* path) { snprintf(path, MAXPGPATH, "%s/mark.%u", kNodeMarkDir, MyDatabaseId); }
+
+// The file's mark, or 0 when there is none. A damaged one (a torn write, which
+// a 32-byte write at offset 0 should never see) counts as none, with a WARNING;
+// the next reservation writes it whole again.
+std::int64_t node_mark_read() {
+  char path[MAXPGPATH];
+  node_mark_path(path);
+  const int fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
+  if (fd < 0) {
+    if (errno == ENOENT) return 0;
+    ereport(ERROR, (errcode_for_file_access(), errmsg("could not open file \"%s\": %m", path)));
+  }
+  NodeMarkFile f = {};
+  const ssize_t got = read(fd, &f, sizeof f);
+  const int read_errno = errno;
+  CloseTransientFile(fd);
+  if (got < 0) {
+    errno = read_errno;
+    ereport(ERROR, (errcode_for_file_access(), errmsg("could not read file \"%s\": %m", path)));
+  }
+  if (got != sizeof f || f.magic != kNodeMarkMagic || f.database != MyDatabaseId || !EQ_CRC32C(f.crc, node_mark_crc(f))) {
+    ereport(WARNING, (errcode(ERRCODE_DATA_CORRUPTED),
+                      errmsg("ulid_tsid: ignoring the damaged file \"%s\"", path),
+                      errdetail("It holds this server's copy of the generators' mark; the next reservation writes it "
+                                "again.")));
+    return 0;
+  }
+  return f.ms;
+}
+
+// Writes `ms` into the file: only upwards unless `lower` (a reset). Writers
+// take turns on a lock that no generator otherwise takes (ShareUpdateExclusive
+// on the floor sequence, released at once), never while holding a buffer, so
+// a wait there can be cancelled.
+void node_mark_write(std::int64_t ms, bool lower) {
+  if (!OidIsValid(g_location.relid[kFloorSeq])) return;
+  LockRelationOid(g_location.relid[kFloorSeq], ShareUpdateExclusiveLock);
+  char path[MAXPGPATH];
+  node_mark_path(path);
+  const std::int64_t current = node_mark_read();
+  if (current == ms || (!lower && current > ms)) {
+    UnlockRelationOid(g_location.relid[kFloorSeq], ShareUpdateExclusiveLock);
+    return;
+  }
+  if (MakePGDirectory(kNodeMarkDir) < 0 && errno != EEXIST) {
+    ereport(ERROR, (errcode_for_file_access(), errmsg("could not create directory \"%s\": %m", kNodeMarkDir)));
+  }
+  const bool existed = access(path, F_OK) == 0;
+  const int fd = OpenTransientFile(path, O_RDWR | O_CREAT | PG_BINARY);
+  if (fd < 0) ereport(ERROR, (errcode_for_file_access(), errmsg("could not open file \"%s\": %m", path)));
+  NodeMarkFile f = {};
+  f.magic = kNodeMarkMagic;
+  f.database = MyDatabaseId;
+  f.ms = ms;
+  f.crc = node_mark_crc(f);
+  errno = 0;
+  if (pwrite(fd, &f, sizeof f, 0) != static_cast<ssize_t>(sizeof f)) {
+    if (errno == 0) errno = ENOSPC;
+    const int write_errno = errno;
+    CloseTransientFile(fd);
+    errno = write_errno;
+    ereport(ERROR, (errcode_for_file_access(), errmsg("could not write file \"%s\": %m", path)));
+  }
+  if (pg_fsync(fd) != 0) {
+    const int sync_errno = errno;
+    CloseTransientFile(fd);
+    errno = sync_errno;
+    ereport(data_sync_elevel(ERROR), (errcode_for_file_access(), errmsg("could not fsync file \"%s\": %m", path)));
+  }
+  CloseTransientFile(fd);
+  if (!existed) {
+    fsync_fname(kNodeMarkDir, true);
+    fsync_fname(".", true);
+  }
+  UnlockRelationOid(g_location.relid[kFloorSeq], ShareUpdateExclusiveLock);
 }
 
 // Logs a sequence's tuple as nextval() does (inside a critical section).
@@ -438,6 +556,7 @@ void mark_prepare_slow(FunctionCallInfo, ProcessState& state) {
   if (mark.ready && mark.in_recovery && recovery) return;  // still a hot standby, prepared
   // Nothing is marked prepared before the end: an ERROR on the way (a lock
   // wait cancelled, say) leaves the next call to prepare again.
+  const std::int64_t node_ms = recovery ? 0 : node_mark_read();
   MarkTuples seq;
   if (!open_mark(recovery ? AccessShareLock : RowExclusiveLock, false, &seq)) {
     // No mark in this database (its SQL objects predate 0.4.0): values follow
@@ -449,7 +568,7 @@ void mark_prepare_slow(FunctionCallInfo, ProcessState& state) {
   }
   XLogRecPtr lsn;
   bool capped = false;
-  const MarkRecord stored = read_record(seq, &lsn, &capped);
+  const MarkRecord stored = read_record(seq, node_ms, &lsn, &capped);
   close_mark(&seq);
   if (capped) {
     ereport(WARNING, (errmsg("ulid_tsid: the mark set from outside (ulid_tsid_mark_dumped) is more than "
@@ -487,6 +606,7 @@ void mark_prepare_slow(FunctionCallInfo, ProcessState& state) {
 void mark_reserve_slow(std::int64_t value_ms, std::int64_t now_ms, bool per_backend) {
   MarkState& mark = g_mark_state;
   if (!mark.settled) return;
+  const std::int64_t node_ms = node_mark_read();
   MarkTuples seq;
   if (!open_mark(RowExclusiveLock, true, &seq)) {
     // The mark is gone (the extension dropped): nothing left to keep.
@@ -495,17 +615,21 @@ void mark_reserve_slow(std::int64_t value_ms, std::int64_t now_ms, bool per_back
     return;
   }
   XLogRecPtr lsn;
-  MarkRecord stored = read_record(seq, &lsn);
+  MarkRecord stored = read_record(seq, node_ms, &lsn);
+  bool wrote = false;
   if (!mark_covers(stored, mark.lifetime, value_ms, now_ms, per_backend)) {
     const bool backend_ahead = per_backend && value_ms > now_ms + kMarkAheadSlackMs;
     const MarkRecord next = mark_reserve(stored, mark.lifetime, value_ms, now_ms, per_backend, g_ahead_step);
     if (backend_ahead) g_ahead_step = mark_next_ahead_step(g_ahead_step);
     write_record(&seq, next, &lsn);
     stored = next;
+    wrote = true;
   }
   close_mark(&seq);
-  // The value leaves only once the reservation that covers it is on disk.
+  // The value leaves only once the reservation that covers it is on disk, in
+  // the sequences and in the server's own copy.
   XLogFlush(lsn);
+  if (wrote) node_mark_write(mark_max(stored.reserved_ms, stored.floor_ms), false);
   know(mark, stored);
   const std::int64_t lead = value_ms - now_ms;
   if (g_max_lead_ms > 0 && lead > g_max_lead_ms && (!g_warned || now_ms - g_warned_at_ms >= 60000)) {
@@ -540,12 +664,13 @@ Datum ulid_tsid_status(PG_FUNCTION_ARGS) {
   }
   Datum values[kColumns];
   bool nulls[kColumns] = {};
+  const std::int64_t node_ms = RecoveryInProgress() ? 0 : node_mark_read();
   MarkTuples seq;
   MarkRecord stored;
   bool have_mark = false;
   if (open_mark(AccessShareLock, false, &seq)) {
     XLogRecPtr lsn;
-    stored = read_record(seq, &lsn);
+    stored = read_record(seq, node_ms, &lsn);
     close_mark(&seq);
     have_mark = true;
   }
@@ -602,6 +727,7 @@ Datum ulid_tsid_mark_raise(PG_FUNCTION_ARGS) {
                       errhint("A superuser may raise it further.")));
     }
   }
+  const std::int64_t node_ms = node_mark_read();
   MarkTuples seq;
   if (!open_mark(RowExclusiveLock, true, &seq)) {
     ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -609,11 +735,12 @@ Datum ulid_tsid_mark_raise(PG_FUNCTION_ARGS) {
                     errhint("Update the extension: ALTER EXTENSION ulid_tsid UPDATE.")));
   }
   XLogRecPtr lsn;
-  MarkRecord next = read_record(seq, &lsn);
+  MarkRecord next = read_record(seq, node_ms, &lsn);
   next.floor_ms = mark_max(next.floor_ms, target);
   write_record(&seq, next, &lsn);
   close_mark(&seq);
   XLogFlush(lsn);
+  node_mark_write(mark_max(next.floor_ms, next.reserved_ms), false);
   CacheInvalidateRelcacheByRelid(g_location.relid[kReservedSeq]);  // other sessions read it again
   // This backend's generators (and, preloaded, every backend's) start above it now.
   apply_floor(process_state(), next.floor_ms);
@@ -645,6 +772,10 @@ Datum ulid_tsid_mark_reset(PG_FUNCTION_ARGS) {
   write_record(&seq, next, &lsn);
   close_mark(&seq);
   XLogFlush(lsn);
+  // The server's copy goes back too. A reservation made just before the
+  // reset may still write its higher one after this (it covers values made
+  // before the reset): the mark then stays there until the next reset.
+  node_mark_write(target, true);
   CacheInvalidateRelcacheByRelid(g_location.relid[kReservedSeq]);  // other sessions follow (apply_reset())
   // Every generator of this backend, and preloaded every backend's shared
   // ticks, continue from the new mark.
