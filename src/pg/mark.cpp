@@ -28,6 +28,9 @@
 
 #include "mark.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <limits>
 
 extern "C" {
