@@ -63,7 +63,10 @@ def sql(query, params=()):
 
 
 def pgcode(exc):
-    return getattr(exc.__cause__, "pgcode", None)
+    """The SQLSTATE of the driver's error under Django's: psycopg2's pgcode, psycopg 3's
+    sqlstate (Django 4.2 and later use psycopg 3 when it is installed)."""
+    cause = exc.__cause__
+    return getattr(cause, "sqlstate", None) or getattr(cause, "pgcode", None)
 
 
 def check_migrations(t):
