@@ -1,8 +1,9 @@
-# ActiveRecord 6.1 (Debian's ruby-activerecord, ruby-pg) against ulid_tsid's keys:
-# the tables made by a migration (db/migrate), a key the database makes read back
-# by the INSERT's RETURNING, finds, joins, keyset pages, a time window through a
-# SQL fragment with its index, JSON round trips, the schema dump (schema.rb and
-# structure.sql), and the edge cases. Prints "ok N" / "not ok N" lines
+# ActiveRecord (Debian's ruby-activerecord, ruby-pg: 6.1 on bookworm, 7.2 on trixie and
+# sid) against ulid_tsid's keys: the tables made by migrations (db/migrate), a key the
+# database makes read back by the INSERT's RETURNING, finds, joins, keyset pages, a time
+# window through a SQL fragment with its index, JSON round trips, a ulid column beside
+# the key that the database fills (read back by RETURNING from 7.1 on), the schema dump
+# (schema.rb and structure.sql), and the edge cases. Prints "ok N" / "not ok N" lines
 # (scripts/suites/orms.sh counts them).
 #   PGHOST=... PGPORT=... PGUSER=... PGDATABASE=... ruby activerecord_orm.rb
 require "active_record"
@@ -74,6 +75,9 @@ class UuidLine < ActiveRecord::Base
   belongs_to :uuid_order
 end
 
+class Ticket < ActiveRecord::Base
+end
+
 def conn
   ActiveRecord::Base.connection
 end
@@ -138,6 +142,31 @@ def check_usage
      "the README's usage lines: the key comes back and finds the row", order.id)
   ok(next_page.to_a.empty? && recent.include?(order) && found.ulid_lines.map(&:note) == ["gift wrap"],
      "the README's usage lines: the keyset page, the time window and the lines", recent.to_a)
+end
+
+# A ulid column that is not the key, with DEFAULT generate_ulid(): 7.1 and later put
+# every column with a default function in the INSERT's RETURNING; 6.1 returns the key
+# only, and the record holds nil until a reload.
+def check_public_id
+  sent = []
+  sub = ActiveSupport::Notifications.subscribe("sql.active_record") { |*, p| sent << p[:sql] unless p[:name] == "SCHEMA" }
+  # README activerecord-public-id-usage: begin
+  ticket = Ticket.create!(title: "refund")   # INSERT ... RETURNING "id", "public_id"
+  public_id = ticket.public_id               # "01M8...", the database's (6.1: nil until ticket.reload)
+  # README activerecord-public-id-usage: end
+  ActiveSupport::Notifications.unsubscribe(sub)
+  insert = sent.grep(/INSERT/)
+  db_value = conn.select_value("SELECT public_id::text FROM tickets WHERE id = #{ticket.id.to_i}")
+  if at_least("7.1")
+    ok(public_id.is_a?(String) && public_id == db_value && insert.size == 1 && insert[0].include?('RETURNING "id", "public_id"'),
+       "7.1 and later: create! reads back the ulid column the database filled (RETURNING \"id\", \"public_id\")",
+       [public_id, db_value, insert])
+  else
+    ok(public_id.nil? && insert.size == 1 && insert[0].include?('RETURNING "id"') && !insert[0].include?("public_id"),
+       "6.1: create! returns the key only: the ulid column the database filled is nil", [public_id, insert])
+  end
+  ok(ticket.reload.public_id == db_value && db_value.size == 26, "reload reads the ulid column the database filled",
+     [ticket.public_id, db_value])
 end
 
 def check_kind(kind, order_class, line_class, lines, generator, timefn, value_ok)
@@ -234,7 +263,7 @@ def check_schema_dump
   dump = io.string
   skipped = dump.scan(/^# Could not dump table "(\w+)" because of following StandardError\n#   (.*)$/)
   skipped.each { |t, why| puts "# schema.rb: table #{t} not dumped: #{why}" }
-  ok(skipped.map(&:first).sort == %w[tsid_lines tsid_orders ulid_lines ulid_orders] &&
+  ok(skipped.map(&:first).sort == %w[tickets tsid_lines tsid_orders ulid_lines ulid_orders] &&
      dump.include?('add_foreign_key "ulid_lines", "ulid_orders"'),
      "schema.rb cannot dump the ulid and tsid tables (yet keeps their foreign keys)", skipped)
   ok(dump.include?('create_table "bigint_orders", id: :bigint, default: -> { "generate_tsid()" }') &&
@@ -314,6 +343,7 @@ begin
   run("the unknown-OID checks") { check_unknown_oid_warning }
   KINDS.each { |kind| run("#{kind[0]}: the checks ran") { check_kind(*kind) } }
   run("the README's usage lines ran") { check_usage }
+  run("the public_id checks ran") { check_public_id }
   run("the schema dumps") { check_schema_dump }
   run("the edge cases ran") { check_edges }
 rescue StandardError, ScriptError => e
