@@ -1,8 +1,9 @@
-# ActiveRecord 6.1 (Debian's ruby-activerecord, ruby-pg) against ulid_tsid's keys:
-# the tables made by a migration (db/migrate), a key the database makes read back
-# by the INSERT's RETURNING, finds, joins, keyset pages, a time window through a
-# SQL fragment with its index, JSON round trips, the schema dump (schema.rb and
-# structure.sql), and the edge cases. Prints "ok N" / "not ok N" lines
+# ActiveRecord (Debian's ruby-activerecord, ruby-pg: 6.1 on bookworm, 7.2 on trixie and
+# sid) against ulid_tsid's keys: the tables made by migrations (db/migrate), a key the
+# database makes read back by the INSERT's RETURNING, finds, joins, keyset pages, a time
+# window through a SQL fragment with its index, JSON round trips, a ulid column beside
+# the key that the database fills (read back by RETURNING from 7.1 on), the schema dump
+# (schema.rb and structure.sql), and the edge cases. Prints "ok N" / "not ok N" lines
 # (scripts/suites/orms.sh counts them).
 #   PGHOST=... PGPORT=... PGUSER=... PGDATABASE=... ruby activerecord_orm.rb
 require "active_record"
@@ -74,6 +75,9 @@ class UuidLine < ActiveRecord::Base
   belongs_to :uuid_order
 end
 
+class Ticket < ActiveRecord::Base
+end
+
 def conn
   ActiveRecord::Base.connection
 end
@@ -95,8 +99,19 @@ KINDS = [
   ["uuid", UuidOrder, UuidLine, :uuid_lines, "generate_uuidv7()", "uuidv7_timestamp(id)", ->(v) { v.is_a?(String) && UUIDV7.match?(v) }]
 ].freeze
 
+def at_least(version)
+  ActiveRecord.version >= Gem::Version.new(version)
+end
+
+# ActiveRecord 7.1 made the schema_migrations table the connection pool's (no argument);
+# 6.1 takes the class.
+def migration_context
+  path = File.join(__dir__, "db/migrate")
+  at_least("7.1") ? ActiveRecord::MigrationContext.new(path) : ActiveRecord::MigrationContext.new(path, ActiveRecord::SchemaMigration)
+end
+
 def check_migration
-  ActiveRecord::MigrationContext.new(File.join(__dir__, "db/migrate"), ActiveRecord::SchemaMigration).migrate
+  migration_context.migrate
   ok(conn.select_values("SELECT extname FROM pg_extension WHERE extname = 'ulid_tsid'") == ["ulid_tsid"],
      "the migration makes the tables (enable_extension included)")
 end
@@ -129,6 +144,31 @@ def check_usage
      "the README's usage lines: the keyset page, the time window and the lines", recent.to_a)
 end
 
+# A ulid column that is not the key, with DEFAULT generate_ulid(): 7.1 and later put
+# every column with a default function in the INSERT's RETURNING; 6.1 returns the key
+# only, and the record holds nil until a reload.
+def check_public_id
+  sent = []
+  sub = ActiveSupport::Notifications.subscribe("sql.active_record") { |*, p| sent << p[:sql] unless p[:name] == "SCHEMA" }
+  # README activerecord-public-id-usage: begin
+  ticket = Ticket.create!(title: "refund")   # INSERT ... RETURNING "id", "public_id"
+  public_id = ticket.public_id               # "01M8...", the database's (6.1: nil until ticket.reload)
+  # README activerecord-public-id-usage: end
+  ActiveSupport::Notifications.unsubscribe(sub)
+  insert = sent.grep(/INSERT/)
+  db_value = conn.select_value("SELECT public_id::text FROM tickets WHERE id = #{ticket.id.to_i}")
+  if at_least("7.1")
+    ok(public_id.is_a?(String) && public_id == db_value && insert.size == 1 && insert[0].include?('RETURNING "id", "public_id"'),
+       "7.1 and later: create! reads back the ulid column the database filled (RETURNING \"id\", \"public_id\")",
+       [public_id, db_value, insert])
+  else
+    ok(public_id.nil? && insert.size == 1 && insert[0].include?('RETURNING "id"') && !insert[0].include?("public_id"),
+       "6.1: create! returns the key only: the ulid column the database filled is nil", [public_id, insert])
+  end
+  ok(ticket.reload.public_id == db_value && db_value.size == 26, "reload reads the ulid column the database filled",
+     [ticket.public_id, db_value])
+end
+
 def check_kind(kind, order_class, line_class, lines, generator, timefn, value_ok)
   table = order_class.table_name
   col = conn.select_rows("SELECT udt_name, column_default FROM information_schema.columns" \
@@ -154,7 +194,16 @@ def check_kind(kind, order_class, line_class, lines, generator, timefn, value_ok
   ok(order_class.find(order.id).item == "#{kind} book", "#{kind}: find finds it by its #{order.id.class}")
   if kind == "tsid"
     as_int = conn.select_value("SELECT '#{order.id}'::tsid::bigint").to_i
-    ok(order_class.where("id = ?", as_int).pick(:id) == order.id, "tsid: where('id = ?', integer) finds it too (tsid = bigint)")
+    ok(order_class.where("id = ?::bigint", as_int).pick(:id) == order.id,
+       "tsid: where('id = ?::bigint', integer) finds it too (tsid = bigint)")
+    # 6.1 writes an Integer into a SQL fragment bare; 7.2 sends it as a parameter, whose
+    # type the server takes from the column: tsid, which refuses decimal text.
+    begin
+      found = order_class.where("id = ?", as_int).pick(:id)
+      ok(!at_least("7.2") && found == order.id, "tsid: where('id = ?', integer) finds it on 6.1, is 22P02 on 7.2", found)
+    rescue ActiveRecord::StatementInvalid => e
+      ok(at_least("7.2") && sqlstate(e) == "22P02", "tsid: where('id = ?', integer) finds it on 6.1, is 22P02 on 7.2", sqlstate(e))
+    end
     begin
       order_class.find(as_int)
       ok(false, "tsid: find(integer) sends its decimal text, which tsid refuses: 22P02", "no error")
@@ -194,6 +243,7 @@ def check_kind(kind, order_class, line_class, lines, generator, timefn, value_ok
   ok(window.count == 5, "#{kind}: the time window on #{timefn} through where(sql) holds the 5 rows", window.count)
   conn.execute("SET enable_seqscan = off")
   plan = window.explain
+  plan = plan.inspect unless plan.is_a?(String)   # 7.1's explain returns a proxy that prints the plan
   conn.execute("RESET enable_seqscan")
   ok(plan.include?("Index") && plan.include?("#{table}_pkey"), "#{kind}: the time window's plan uses the key's index", plan)
 
@@ -209,11 +259,11 @@ end
 
 def check_schema_dump
   io = StringIO.new
-  ActiveRecord::SchemaDumper.dump(conn, io)
+  ActiveRecord::SchemaDumper.dump(at_least("7.2") ? ActiveRecord::Base.connection_pool : conn, io)   # 7.2 takes the pool
   dump = io.string
   skipped = dump.scan(/^# Could not dump table "(\w+)" because of following StandardError\n#   (.*)$/)
   skipped.each { |t, why| puts "# schema.rb: table #{t} not dumped: #{why}" }
-  ok(skipped.map(&:first).sort == %w[tsid_lines tsid_orders ulid_lines ulid_orders] &&
+  ok(skipped.map(&:first).sort == %w[tickets tsid_lines tsid_orders ulid_lines ulid_orders] &&
      dump.include?('add_foreign_key "ulid_lines", "ulid_orders"'),
      "schema.rb cannot dump the ulid and tsid tables (yet keeps their foreign keys)", skipped)
   ok(dump.include?('create_table "bigint_orders", id: :bigint, default: -> { "generate_tsid()" }') &&
@@ -293,6 +343,7 @@ begin
   run("the unknown-OID checks") { check_unknown_oid_warning }
   KINDS.each { |kind| run("#{kind[0]}: the checks ran") { check_kind(*kind) } }
   run("the README's usage lines ran") { check_usage }
+  run("the public_id checks ran") { check_public_id }
   run("the schema dumps") { check_schema_dump }
   run("the edge cases ran") { check_edges }
 rescue StandardError, ScriptError => e

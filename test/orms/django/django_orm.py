@@ -1,8 +1,9 @@
-"""Django (Debian's python3-django) against ulid_tsid's keys: the tables made by
-Django's migrations (keys/migrations), a key the database makes read back by the
-INSERT itself, finds, joins, keyset pages, a time window through RawSQL with its
-index, serialisation round trips, inspectdb, and the fields' edge cases. Prints
-"ok N" / "not ok N" lines (scripts/suites/orms.sh counts them).
+"""Django (Debian's python3-django: 3.2 on bookworm, 4.2 on trixie, 5.2 on sid) against
+ulid_tsid's keys: the tables made by Django's migrations (keys/migrations), a key the
+database makes read back by the INSERT itself, finds, joins, keyset pages, a time window
+through RawSQL with its index, serialisation round trips, inspectdb, and the fields' edge
+cases; on Django 5, the keys declared with db_default (dbdefault/). Prints "ok N" /
+"not ok N" lines (scripts/suites/orms.sh counts them).
   PGHOST=... PGPORT=... PGUSER=... PGDATABASE=... /usr/bin/python3 django_orm.py"""
 import datetime
 import io
@@ -22,7 +23,8 @@ settings.configure(
     DATABASES={"default": {
         "ENGINE": "django.db.backends.postgresql", "NAME": os.environ["PGDATABASE"],
         "HOST": os.environ["PGHOST"], "PORT": os.environ["PGPORT"], "USER": os.environ["PGUSER"]}},
-    INSTALLED_APPS=["keys"], USE_TZ=True, TIME_ZONE="UTC",
+    # dbdefault: Django 5's db_default, which Django 3.2 and 4.2 do not know
+    INSTALLED_APPS=["keys"] + (["dbdefault"] if django.VERSION >= (5, 0) else []), USE_TZ=True, TIME_ZONE="UTC",
     DEFAULT_AUTO_FIELD="django.db.models.BigAutoField")
 django.setup()
 
@@ -63,20 +65,24 @@ def sql(query, params=()):
 
 
 def pgcode(exc):
-    return getattr(exc.__cause__, "pgcode", None)
+    """The SQLSTATE of the driver's error under Django's: psycopg2's pgcode, psycopg 3's
+    sqlstate (Django 4.2 and later use psycopg 3 when it is installed)."""
+    cause = exc.__cause__
+    return getattr(cause, "sqlstate", None) or getattr(cause, "pgcode", None)
 
 
 def check_migrations(t):
     t.run("Django's migrate makes the tables (CREATE EXTENSION included)",
-          lambda: (call_command("migrate", "keys", verbosity=0),
+          lambda: (call_command("migrate", verbosity=0),
                    t.ok(sql("SELECT extname FROM pg_extension WHERE extname = 'ulid_tsid'") == [("ulid_tsid",)],
                         "Django's migrate makes the tables (CREATE EXTENSION included)")))
-    out = io.StringIO()
-    try:
-        call_command("makemigrations", "keys", check=True, dry_run=True, stdout=out)
-        t.ok(True, "makemigrations --check: the migration matches the models")
-    except SystemExit:
-        t.ok(False, "makemigrations --check: the migration matches the models", out.getvalue())
+    for app in settings.INSTALLED_APPS:
+        out = io.StringIO()
+        try:
+            call_command("makemigrations", app, check=True, dry_run=True, stdout=out)
+            t.ok(True, f"makemigrations --check: {app}'s migration matches its models")
+        except SystemExit:
+            t.ok(False, f"makemigrations --check: {app}'s migration matches its models", out.getvalue())
 
 
 def check_kind(t, kind, Order, Line, generator, timefn, value_ok):
@@ -250,6 +256,43 @@ def check_without_the_class(t):
          "without db_returning the row is made but its key stays None in Python", order.pk)
 
 
+def check_db_default(t):
+    """Django 5's db_default (dbdefault/): the DEFAULTs come from the migration
+    makemigrations wrote, and Django reads every such column back by RETURNING."""
+    from dbdefault.models import Attendee, Event
+    cols = sql("SELECT table_name, column_name, udt_name, column_default FROM information_schema.columns"
+               " WHERE table_name IN ('dbdefault_event', 'dbdefault_attendee') AND column_default IS NOT NULL"
+               " ORDER BY 1, 2")
+    want = [("dbdefault_attendee", "id", "uuid", "generate_uuidv7()"),
+            ("dbdefault_event", "id", "ulid", "generate_ulid()"), ("dbdefault_event", "number", "tsid", "generate_tsid()")]
+    t.ok(cols == want, "db_default: makemigrations' migration gives the columns their type and DEFAULT", cols)
+    with CaptureQueriesContext(connection) as queries:
+        # README django5-usage: begin
+        event = Event.objects.create(name="launch")   # INSERT ... VALUES (DEFAULT, ..., DEFAULT) RETURNING id, number
+        attendee = event.attendees.create(name="Ada")  # its uuid key: DEFAULT generate_uuidv7()
+        # README django5-usage: end
+    inserts = [q["sql"] for q in queries]
+    t.ok(len(inserts) == 2 and all("DEFAULT" in q and "RETURNING" in q for q in inserts) and '"number"' in inserts[0].split("RETURNING")[1],
+         "db_default: each create() is one INSERT ... VALUES (DEFAULT, ...) RETURNING the key (and number)", inserts)
+    row = sql("SELECT id::text, number::text FROM dbdefault_event WHERE name = 'launch'")
+    t.ok(row == [(event.id, event.number)] and len(event.id) == 26 and len(event.number) == 13,
+         "db_default: create() reads back the ulid key and the tsid column the database made", (row, event.id, event.number))
+    t.ok(is_uuidv7(attendee.id) and Attendee.objects.get(pk=attendee.id).event_id == event.id,
+         "db_default: the uuid key reads back (uuid.UUID, version 7) and the foreign key holds the event's", attendee.id)
+    with CaptureQueriesContext(connection) as queries:
+        many = Event.objects.bulk_create([Event(name=f"batch {i}") for i in range(3)])
+    from django.db.models.expressions import DatabaseDefault
+    keys_back = all(isinstance(e.id, str) and len(e.id) == 26 for e in many)
+    # Django 5.2 returns the key (RETURNING "id", "number") yet leaves it unread: it takes a
+    # db_default key for a key already set (ticket 36260, fixed after 5.2); the other
+    # db_default columns come back
+    inserts = [q["sql"] for q in queries if q["sql"].startswith("INSERT")]   # inside BEGIN ... COMMIT
+    t.ok(len(inserts) == 1 and all(len(e.number) == 13 for e in many) and
+         (keys_back if django.VERSION >= (6, 0) else all(isinstance(e.id, DatabaseDefault) for e in many)),
+         "db_default: bulk_create of 3 is one INSERT; it reads back the tsid column, and the key only after Django 5.2",
+         ([q["sql"] for q in queries], [(e.id, e.number) for e in many]))
+
+
 def body(t):
     check_migrations(t)
     for kind in KINDS:
@@ -258,6 +301,10 @@ def body(t):
     t.run("inspectdb", lambda: check_inspectdb(t))
     t.run("the fields' edge cases ran", lambda: check_edges(t))
     t.run("the checks without the class ran", lambda: check_without_the_class(t))
+    if django.VERSION >= (5, 0):
+        t.run("db_default: the checks ran", lambda: check_db_default(t))
+    else:
+        print(f"# Django {django.get_version()}: db_default (5.0) is not checked")
 
 
 if __name__ == "__main__":

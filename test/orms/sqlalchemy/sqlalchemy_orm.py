@@ -1,9 +1,10 @@
-"""SQLAlchemy 1.4 and Alembic (Debian's python3-sqlalchemy, python3-alembic)
-against ulid_tsid's keys: the tables made by an Alembic migration
-(migrations/versions), a key the database makes read back by the INSERT itself,
-finds, joins, keyset pages, a time window through func with its index,
-serialisation round trips, reflection, and the types' edge cases. Prints
-"ok N" / "not ok N" lines (scripts/suites/orms.sh counts them).
+"""SQLAlchemy and Alembic (Debian's python3-sqlalchemy, python3-alembic: 1.4 on
+bookworm, 2.0 on trixie and sid) against ulid_tsid's keys: the tables made by an
+Alembic migration (migrations/versions), a key the database makes read back by the
+INSERT itself, finds, joins, keyset pages, a time window through func with its index,
+serialisation round trips, reflection, and the types' edge cases; on 2.0, the same
+tables in the typed mapping (models_typed.py). Prints "ok N" / "not ok N" lines
+(scripts/suites/orms.sh counts them).
   PGHOST=... PGPORT=... PGUSER=... PGDATABASE=... /usr/bin/python3 sqlalchemy_orm.py"""
 import datetime
 import json
@@ -16,6 +17,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent / "clients"))
 from checks import Checks, main_guard  # noqa: E402
 
+import sqlalchemy  # noqa: E402
 from alembic import command  # noqa: E402
 from alembic.autogenerate import compare_metadata  # noqa: E402
 from alembic.config import Config  # noqa: E402
@@ -32,6 +34,7 @@ from keytypes import Tsid, Ulid  # noqa: E402
 from models import (Base, BigintLine, BigintOrder, TsidLine, TsidOrder, UlidLine,  # noqa: E402
                     UlidOrder, UuidLine, UuidOrder)
 
+SQLALCHEMY_2 = int(sqlalchemy.__version__.split(".")[0]) >= 2
 # libpq reads PGHOST, PGPORT, PGUSER, PGDATABASE
 engine = create_engine("postgresql+psycopg2://", future=True)
 statements = []
@@ -266,6 +269,48 @@ def check_without(t):
                  "without server_default on a Ulid key the flush fails (no RETURNING: a NULL identity key)", str(err))
 
 
+def check_typed(t):
+    """SQLAlchemy 2.0's typed mapping of the ulid and uuid tables (models_typed.py)."""
+    import models_typed as typed
+    for new, old in ((typed.UlidOrder, UlidOrder), (typed.UlidLine, UlidLine),
+                     (typed.UuidOrder, UuidOrder), (typed.UuidLine, UuidLine)):
+        ddl_new = str(CreateTable(new.__table__).compile(dialect=engine.dialect))
+        ddl_old = str(CreateTable(old.__table__).compile(dialect=engine.dialect))
+        t.ok(ddl_new == ddl_old, f"typed: {new.__tablename__} makes the DDL models.py's Column mapping makes",
+             (ddl_new, ddl_old))
+    mine = typed.Base.metadata.tables
+    with engine.connect() as conn:
+        context = MigrationContext.configure(conn, opts={
+            "compare_type": True, "include_name": lambda name, kind, parent: kind != "table" or name in mine})
+        diff = compare_metadata(context, typed.Base.metadata)
+    t.ok(diff == [], "typed: Alembic's compare finds the migration's tables and the typed models alike", diff)
+    with Session(engine) as s:
+        order = typed.UlidOrder(item="typed book", lines=[typed.UlidLine(note="gift wrap")])
+        uorder = typed.UuidOrder(item="typed book", lines=[typed.UuidLine(note="gift wrap")])
+        s.add_all([order, uorder])
+        del statements[:]
+        s.flush()
+        inserts = [st for st in statements if st.startswith("INSERT INTO ulid_orders") or st.startswith("INSERT INTO uuid_orders")]
+        t.ok(len(inserts) == 2 and all("RETURNING" in st and "(id," not in st for st in inserts),
+             "typed: flush() inserts each order without its key ... RETURNING id", statements)
+        t.ok(isinstance(order.id, str) and len(order.id) == 26 and [ln.order_id for ln in order.lines] == [order.id],
+             "typed: Mapped[UlidKey] reads back the ulid the database made (str), and the line holds it", order.id)
+        t.ok(is_uuidv7(uorder.id) and [ln.order_id for ln in uorder.lines] == [uorder.id],
+             "typed: Mapped[Uuidv7Key] reads back the uuid the database made (uuid.UUID, version 7)", uorder.id)
+        found = s.scalars(select(typed.UlidOrder).where(typed.UlidOrder.id == order.id)).one()
+        t.ok(found is order and s.get(typed.UuidOrder, uorder.id) is uorder, "typed: select() and get() find them")
+        more = [typed.UlidOrder(item=f"typed batch {i}") for i in range(3)]
+        s.add_all(more)
+        del statements[:]
+        s.flush()
+        # 2.0 batches INSERTs into one (insertmanyvalues) only when it can match the rows
+        # RETURNING gives back to the objects; a key the server makes cannot: a row each
+        t.ok(len(statements) == 3 and all("RETURNING ulid_orders.id" in st for st in statements) and
+             all(isinstance(o.id, str) and len(o.id) == 26 for o in more),
+             "typed: a flush of 3 new orders is 3 INSERT ... RETURNING id, and each gets its key", statements)
+        s.rollback()
+
+
 def body(t):
     check_migration(t)
     for kind in KINDS:
@@ -274,6 +319,10 @@ def body(t):
     t.run("reflection", lambda: check_reflection(t))
     t.run("the types' edge cases ran", lambda: check_edges(t))
     t.run("the checks without server_default ran", lambda: check_without(t))
+    if SQLALCHEMY_2:
+        t.run("typed: the checks of the typed mapping ran", lambda: check_typed(t))
+    else:
+        print(f"# SQLAlchemy {sqlalchemy.__version__}: the typed mapping (models_typed.py, 2.0) is not checked")
 
 
 if __name__ == "__main__":
