@@ -56,6 +56,13 @@ BEGIN
 -- value is drawn from the shared sequence in the order the calls reach it).
 GRANT USAGE ON SEQUENCE @extschema@.ulid_tsid_portable_tsid_seq TO PUBLIC;
 COMMENT ON SEQUENCE @extschema@.ulid_tsid_portable_tsid_seq IS 'counter of the portable generate_tsid(): its low 22 bits are the TSID''s low bits';
+CREATE SEQUENCE IF NOT EXISTS @extschema@.ulid_tsid_portable_ulid_seq AS bigint CACHE 1;
+-- The monotonic ULID's witness, above: generate_ulid_monotonic() draws one value
+-- per call and keeps it beside its last ULID in a session setting. A setting is
+-- put back when its transaction (or savepoint) rolls back, a sequence's currval()
+-- is not: when they differ, values the setting no longer knows were returned.
+GRANT USAGE ON SEQUENCE @extschema@.ulid_tsid_portable_ulid_seq TO PUBLIC;
+COMMENT ON SEQUENCE @extschema@.ulid_tsid_portable_ulid_seq IS 'witness of the portable generate_ulid_monotonic(): tells its session state from one a rollback put back';
 
 -- -------------------------------------------------------------------------
 -- Internal helpers (names with the ulid_tsid_portable_ prefix).
@@ -469,6 +476,72 @@ END
 $fn$;
 COMMENT ON FUNCTION @extschema@.generate_ulid() IS 'new ULID in a uuid (portable edition): Unix ms, the microsecond, 64 random bits from gen_random_uuid()';
 
+-- A ULID in the ULID spec's monotonic mode, per session, as the native
+-- generate_ulid_monotonic(): a new millisecond takes 80 fresh random bits (from
+-- gen_random_uuid()); the same millisecond, or a clock that went back, the
+-- previous value + 1; ERROR 22003 rather than a wrap when the 80 bits run out.
+-- The last value lives in the session's setting ulid_tsid_portable.ulid_monotonic
+-- ("ms:high 40 bits:low 40 bits:witness"; other sessions cannot see it). A
+-- rollback puts a setting back but not the witness sequence's currval(): when the
+-- two differ, values after the kept one were returned and undone, so the next
+-- value takes the millisecond after the kept one with fresh bits (above every
+-- value of the session, never one of the undone ones again). Like the other
+-- portable generators it follows the clock: no mark (docs/portable.md).
+CREATE OR REPLACE FUNCTION @extschema@.generate_ulid_monotonic() RETURNS pg_catalog.uuid
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $fn$
+DECLARE
+  st pg_catalog.text := pg_catalog.current_setting('ulid_tsid_portable.ulid_monotonic', true);
+  ms bigint := pg_catalog.round(pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000::double precision)::bigint
+               OPERATOR(pg_catalog./) 1000;
+  last_ms bigint;
+  hi bigint;
+  lo bigint;
+  seen bigint;
+  fresh boolean := true;
+  r pg_catalog.text;
+BEGIN
+  IF st IS NOT NULL AND st OPERATOR(pg_catalog.<>) '' THEN
+    last_ms := pg_catalog.split_part(st, ':', 1)::bigint;
+    IF ms OPERATOR(pg_catalog.<=) last_ms THEN
+      BEGIN
+        seen := pg_catalog.currval('@extschema@.ulid_tsid_portable_ulid_seq'::pg_catalog.regclass);
+      EXCEPTION WHEN object_not_in_prerequisite_state THEN  -- DISCARD SEQUENCES
+        seen := NULL;
+      END;
+      ms := last_ms;
+      IF seen OPERATOR(pg_catalog.=) pg_catalog.split_part(st, ':', 4)::bigint THEN
+        fresh := false;
+        hi := pg_catalog.split_part(st, ':', 2)::bigint;
+        lo := pg_catalog.split_part(st, ':', 3)::bigint;
+        IF lo OPERATOR(pg_catalog.<) 1099511627775 THEN
+          lo := lo OPERATOR(pg_catalog.+) 1;
+        ELSIF hi OPERATOR(pg_catalog.<) 1099511627775 THEN
+          hi := hi OPERATOR(pg_catalog.+) 1;
+          lo := 0;
+        ELSE
+          RAISE EXCEPTION USING ERRCODE := 'numeric_value_out_of_range',
+            MESSAGE := 'generate_ulid_monotonic(): no larger value is left in this millisecond',
+            DETAIL := 'The 80-bit random part cannot be incremented without wrapping around.',
+            HINT := 'Use generate_ulid(), which never runs out within a millisecond.';
+        END IF;
+      ELSE
+        ms := last_ms OPERATOR(pg_catalog.+) 1;
+      END IF;
+    END IF;
+  END IF;
+  IF fresh THEN
+    r := pg_catalog.gen_random_uuid()::pg_catalog.text;   -- 80 of its random bits: characters 25-36 and 1-8
+    hi := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(r, 25, 10))::bit(40)::bigint;
+    lo := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(r, 35, 2) OPERATOR(pg_catalog.||) pg_catalog.substr(r, 1, 8))::bit(40)::bigint;
+  END IF;
+  PERFORM pg_catalog.set_config('ulid_tsid_portable.ulid_monotonic',
+    pg_catalog.concat_ws(':', ms, hi, lo, pg_catalog.nextval('@extschema@.ulid_tsid_portable_ulid_seq'::pg_catalog.regclass)), false);
+  RETURN (pg_catalog.lpad(pg_catalog.to_hex(ms), 12, '0') OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(hi), 10, '0')
+    OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(lo), 10, '0'))::pg_catalog.uuid;
+END
+$fn$;
+COMMENT ON FUNCTION @extschema@.generate_ulid_monotonic() IS 'new ULID in a uuid in the ULID spec''s monotonic mode, per session (portable edition): previous random part + 1 within a millisecond; ERROR 22003 on overflow';
+
 -- A version-7 UUID: 48-bit Unix ms | 7 | 12 bits of the microsecond within the
 -- millisecond (RFC 9562 6.2 method 3, as PostgreSQL 18) | variant | 62 random bits.
 CREATE OR REPLACE FUNCTION @extschema@.generate_uuidv7() RETURNS pg_catalog.uuid
@@ -535,7 +608,8 @@ $install$;
             WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass AND d.objid OPERATOR(pg_catalog.=) c.oid
               AND d.deptype OPERATOR(pg_catalog.=) 'e')
     FROM pg_catalog.pg_class c LEFT JOIN pg_catalog.pg_sequence q ON q.seqrelid OPERATOR(pg_catalog.=) c.oid
-    WHERE c.relnamespace OPERATOR(pg_catalog.=) nsp AND c.relname OPERATOR(pg_catalog.=) 'ulid_tsid_portable_tsid_seq'
+    WHERE c.relnamespace OPERATOR(pg_catalog.=) nsp
+      AND c.relname OPERATOR(pg_catalog.=) ANY (ARRAY['ulid_tsid_portable_tsid_seq', 'ulid_tsid_portable_ulid_seq'])
   LOOP
     IF obj.owner OPERATOR(pg_catalog.<>) me THEN
       RAISE EXCEPTION USING ERRCODE := 'insufficient_privilege',
@@ -551,8 +625,10 @@ $install$;
     END IF;
     IF obj.shape IS NOT NULL THEN
       RAISE EXCEPTION USING ERRCODE := 'duplicate_object',
-        MESSAGE := pg_catalog.format('ulid_tsid portable: %s %s exists and is not the installer''s TSID counter: %s',
-                                     obj.kind, obj.what, obj.shape),
+        MESSAGE := pg_catalog.format('ulid_tsid portable: %s %s exists and is not the installer''s %s: %s',
+                                     obj.kind, obj.what,
+                                     CASE WHEN pg_catalog.strpos(obj.what, 'ulid_tsid_portable_ulid_seq') OPERATOR(pg_catalog.>) 0
+                                          THEN 'monotonic ULID witness' ELSE 'TSID counter' END, obj.shape),
         HINT := 'Drop or rename it (TSIDs drawn from it could repeat), or install into another schema.';
     END IF;
   END LOOP;

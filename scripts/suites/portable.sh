@@ -73,7 +73,7 @@ check "portable database: only SQL and PL/pgSQL functions, no extension but plpg
                      WHERE p.pronamespace = 'keys'::regnamespace AND l.lanname NOT IN ('sql', 'plpgsql'))
      AND NOT EXISTS (SELECT FROM pg_extension WHERE extname <> 'plpgsql')
      AND NOT EXISTS (SELECT FROM pg_proc WHERE probin LIKE '%ulid_tsid%')
-     AND (SELECT count(*) FROM pg_proc WHERE pronamespace = 'keys'::regnamespace) = 29" portable
+     AND (SELECT count(*) FROM pg_proc WHERE pronamespace = 'keys'::regnamespace) = 30" portable
 
 # --- portable -> native: values the portable edition makes, read natively -----
 echo "   portable -> native: $N_TSID TSIDs, $N_ULID ULIDs, $N_V7 UUIDv7s"
@@ -249,7 +249,7 @@ check "times outside a key's range: the same results and errors (22003) from bot
 
 # --- 8 concurrent writers ---------------------------------------------------------
 CONC_TX=${PORTABLE_CONC_TX:-125}   # 8 clients x 125 transactions x 100 rows = 100,000 rows per generator
-for gen in generate_tsid generate_ulid generate_uuidv7; do
+for gen in generate_tsid generate_ulid generate_ulid_monotonic generate_uuidv7; do
   type=uuid; [ "$gen" = generate_tsid ] && type=bigint
   q portable -c "CREATE UNLOGGED TABLE c_$gen (id $type UNIQUE, at timestamptz DEFAULT clock_timestamp())"
   script="$(cluster_dir "portable_$PORT")/$gen.sql"
@@ -260,6 +260,81 @@ for gen in generate_tsid generate_ulid generate_uuidv7; do
   check "8 concurrent writers, portable $gen(): $total rows, $distinct distinct" \
     bash -c "[ '$total' = $((8 * CONC_TX * 100)) ] && [ '$distinct' = '$total' ]"
 done
+
+# --- generate_ulid_monotonic(): the native semantics ----------------------------------
+# Both editions, the same checks: in one statement and across statements and
+# transactions of a session, every value above the one before; a value of the
+# millisecond of the one before is that value + 1 (its 80 bits), a new
+# millisecond's has fresh bits. The portable values are also read natively.
+# mono_check DB CAST TABLE: 20,000 values in one statement, then 50 statements of 100,
+# in one session; the (ms, 80 bits) of each against the one before.
+mono_check() {
+  q "$1" >>"$WORK/mono.log" 2>&1 <<SQL
+CREATE UNLOGGED TABLE $3 (s int, i int, u uuid);
+INSERT INTO $3 SELECT 0, i, generate_ulid_monotonic()$2 FROM generate_series(1, 20000) AS i;
+$(for s in $(seq 1 50); do echo "INSERT INTO $3 SELECT $s, i, generate_ulid_monotonic()$2 FROM generate_series(1, 100) AS i;"; done)
+CREATE UNLOGGED TABLE mono_pairs AS
+  SELECT u, p, ('x' || substr(replace(u::text, '-', ''), 1, 12))::bit(48)::bigint AS ms,
+               ('x' || substr(replace(p::text, '-', ''), 1, 12))::bit(48)::bigint AS pms,
+               ('x' || substr(replace(u::text, '-', ''), 13, 10))::bit(40)::bigint * 1099511627776::numeric
+                 + ('x' || substr(replace(u::text, '-', ''), 23, 10))::bit(40)::bigint AS r,
+               ('x' || substr(replace(p::text, '-', ''), 13, 10))::bit(40)::bigint * 1099511627776::numeric
+                 + ('x' || substr(replace(p::text, '-', ''), 23, 10))::bit(40)::bigint AS pr
+  FROM (SELECT u, lag(u) OVER (ORDER BY s, i) AS p FROM $3) AS x WHERE p IS NOT NULL;
+SQL
+}
+mono_check portable "" mono_p
+mono_check native "::uuid" mono_n
+q portable -c "CREATE UNLOGGED TABLE mono_text AS SELECT u, ulid_to_text(u) AS txt, ulid_timestamp(u) AS ts FROM mono_p" >>"$WORK/mono.log" 2>&1
+for db in portable native; do
+  check "generate_ulid_monotonic(), $db: 25,000 values of one session strictly increasing, the same millisecond = the one before + 1, a new one later" sql_true "
+    SELECT count(*) = 24999 AND count(*) FILTER (WHERE u <= p) = 0
+       AND count(*) FILTER (WHERE ms = pms AND r <> pr + 1) = 0 AND count(*) FILTER (WHERE ms < pms) = 0
+       AND count(*) FILTER (WHERE ms = pms) > 0 FROM mono_pairs" "$db"
+done
+check "generate_ulid_monotonic(), portable: at least a tenth of the pairs share a millisecond (the + 1 is exercised)" sql_true "
+  SELECT count(*) FILTER (WHERE ms = pms) >= 2500 FROM mono_pairs" portable
+copy_tables portable native mono_text
+check "portable -> native: monotonic ULIDs: native text and timestamps equal the portable ones, within the clock" sql_true "
+  SELECT count(*) = 25000 AND count(*) FILTER (WHERE u::ulid::text IS DISTINCT FROM txt OR txt::ulid::uuid IS DISTINCT FROM u
+                                                  OR ulid_timestamp(u::ulid) IS DISTINCT FROM ts) = 0
+     AND max(ts) <= now() + interval '1 s' AND min(ts) >= now() - interval '10 min'
+  FROM mono_text" native
+# The session's state, set by hand to a millisecond an hour ahead (a clock behind
+# the last value, as after the clock steps back): the values go on + 1 there; an
+# 80-bit part of all ones but the high half refuses with the native error; a
+# rollback (of a transaction, of a savepoint) takes the setting back but not the
+# values it returned: none of them comes again (a setting alone would repeat them:
+# the same millisecond, the same + 1).
+ahead="(extract(epoch FROM clock_timestamp() + interval '1 hour') * 1000)::bigint"
+state() { echo "SELECT set_config('ulid_tsid_portable.ulid_monotonic', concat_ws(':', $ahead, $1, $2, currval('keys.ulid_tsid_portable_ulid_seq')), false) IS NULL;"; }
+q portable -v VERBOSITY=verbose >"$WORK/mono-state.out" 2>"$WORK/mono-state.err" <<SQL
+SELECT generate_ulid_monotonic() IS NULL;
+$(state 5 1099511627774)
+SELECT generate_ulid_monotonic() FROM generate_series(1, 3);
+BEGIN;
+SELECT generate_ulid_monotonic() FROM generate_series(1, 3);
+ROLLBACK;
+SELECT generate_ulid_monotonic() FROM generate_series(1, 2);
+BEGIN;
+SELECT generate_ulid_monotonic();
+SAVEPOINT a;
+SELECT generate_ulid_monotonic() FROM generate_series(1, 3);
+ROLLBACK TO a;
+SELECT generate_ulid_monotonic() FROM generate_series(1, 2);
+COMMIT;
+$(state 1099511627775 1099511627775)
+SELECT generate_ulid_monotonic();
+SQL
+grep -E '^[0-9a-f]{8}-' "$WORK/mono-state.out" >"$WORK/mono-state.values"
+check "generate_ulid_monotonic(), clock behind the last value: + 1 in its millisecond, carried into the high 40 bits" \
+  bash -c "head -3 $WORK/mono-state.values | cut -c15-36 | tr -d - | paste -sd' ' | grep -qx '0000000005ffffffffff 00000000060000000000 00000000060000000001'"
+check "generate_ulid_monotonic(): across a rolled-back transaction and savepoint, 14 values strictly increasing, none twice" \
+  bash -c "[ \$(wc -l <$WORK/mono-state.values) = 14 ] && LC_ALL=C sort -C -u $WORK/mono-state.values"
+check "generate_ulid_monotonic(): the 80 bits exhausted: the native ERROR 22003, message, detail and hint" \
+  bash -c "grep -q 'ERROR:  22003: generate_ulid_monotonic(): no larger value is left in this millisecond' $WORK/mono-state.err &&
+           grep -q 'DETAIL:  The 80-bit random part cannot be incremented without wrapping around.' $WORK/mono-state.err &&
+           grep -q 'HINT:  Use generate_ulid(), which never runs out within a millisecond.' $WORK/mono-state.err"
 
 # --- partition pruning --------------------------------------------------------------
 q portable >"$WORK/partitions.log" 2>&1 <<'SQL'
