@@ -553,6 +553,113 @@ END
 $fn$;
 COMMENT ON FUNCTION @extschema@.generate_uuidv7(pg_catalog.interval) IS 'new version-7 UUID of the clock shifted by the interval (portable edition); outside 1970..10889 ERROR 22003';
 
+-- -------------------------------------------------------------------------
+-- The native extension's other helpers of core types: PostgreSQL 18's and
+-- 17's names (on those servers an unqualified call finds pg_catalog's first,
+-- and these serve SQL written for them on older ones), the bytea and UTC
+-- timestamp forms of a ULID kept in a uuid.
+-- -------------------------------------------------------------------------
+
+CREATE OR REPLACE FUNCTION @extschema@.uuidv7() RETURNS pg_catalog.uuid
+LANGUAGE sql VOLATILE STRICT PARALLEL RESTRICTED AS $fn$
+  SELECT @extschema@.generate_uuidv7()
+$fn$;
+COMMENT ON FUNCTION @extschema@.uuidv7() IS 'new version-7 UUID (as PostgreSQL 18): the same generator as generate_uuidv7(); on 18+ an unqualified uuidv7() is the core''s';
+
+-- A shift outside 1970..10889 in PostgreSQL 18's words and SQLSTATE (22008), as
+-- the native uuidv7(interval); generate_uuidv7(interval) keeps the project's 22003.
+CREATE OR REPLACE FUNCTION @extschema@.uuidv7(shift pg_catalog.interval) RETURNS pg_catalog.uuid
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL RESTRICTED AS $fn$
+DECLARE
+  t pg_catalog.timestamptz;
+BEGIN
+  IF NOT pg_catalog.isfinite(shift) THEN
+    RAISE EXCEPTION USING ERRCODE := 'datetime_field_overflow',
+      MESSAGE := 'interval out of range for UUID version 7',
+      DETAIL := 'UUID version 7 does not support infinite intervals.';
+  END IF;
+  t := pg_catalog.clock_timestamp() OPERATOR(pg_catalog.+) shift;
+  IF NOT pg_catalog.isfinite(t) OR t OPERATOR(pg_catalog.<) pg_catalog.to_timestamp(0)
+     OR @extschema@.ulid_tsid_portable_unix_ms(t) OPERATOR(pg_catalog.>) 281474976710655 THEN
+    RAISE EXCEPTION USING ERRCODE := 'datetime_field_overflow',
+      MESSAGE := 'timestamp out of range for UUID version 7',
+      DETAIL := 'UUID version 7 supports timestamps from 1970-01-01 to approximately year 10889.';
+  END IF;
+  RETURN @extschema@.generate_uuidv7(shift);
+END
+$fn$;
+COMMENT ON FUNCTION @extschema@.uuidv7(pg_catalog.interval) IS 'new version-7 UUID shifted by the interval (as PostgreSQL 18): the same as generate_uuidv7(interval)';
+
+CREATE OR REPLACE FUNCTION @extschema@.uuidv4() RETURNS pg_catalog.uuid
+LANGUAGE sql VOLATILE STRICT PARALLEL SAFE AS $fn$
+  SELECT pg_catalog.gen_random_uuid()
+$fn$;
+COMMENT ON FUNCTION @extschema@.uuidv4() IS 'new random (version 4) UUID: core''s gen_random_uuid() under PostgreSQL 18''s name; on 18+ an unqualified uuidv4() is the core''s';
+
+-- The version of a UUID of the RFC variant (byte 8 is 10xxxxxx), else NULL.
+CREATE OR REPLACE FUNCTION @extschema@.uuid_extract_version(id pg_catalog.uuid) RETURNS pg_catalog.int2
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
+  SELECT CASE WHEN pg_catalog.get_byte(b, 8) OPERATOR(pg_catalog.&) 192 OPERATOR(pg_catalog.=) 128
+              THEN (pg_catalog.get_byte(b, 6) OPERATOR(pg_catalog.>>) 4)::pg_catalog.int2 END
+  FROM (SELECT pg_catalog.uuid_send(id) AS b) AS s
+$fn$;
+COMMENT ON FUNCTION @extschema@.uuid_extract_version(pg_catalog.uuid) IS 'version of a UUID of the RFC variant, else NULL (as PostgreSQL 17)';
+
+-- Versions 1 (100-ns intervals since 1582-10-15, to the microsecond below) and
+-- 7 of the RFC variant, else NULL, as PostgreSQL 17's uuid_extract_timestamp().
+CREATE OR REPLACE FUNCTION @extschema@.uuid_extract_timestamp(id pg_catalog.uuid) RETURNS pg_catalog.timestamptz
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
+  SELECT CASE WHEN pg_catalog.get_byte(b, 8) OPERATOR(pg_catalog.&) 192 OPERATOR(pg_catalog.<>) 128 THEN NULL
+              WHEN pg_catalog.get_byte(b, 6) OPERATOR(pg_catalog.>>) 4 OPERATOR(pg_catalog.=) 7
+                THEN @extschema@.ulid_timestamp(id)
+              WHEN pg_catalog.get_byte(b, 6) OPERATOR(pg_catalog.>>) 4 OPERATOR(pg_catalog.=) 1
+                THEN (SELECT pg_catalog.timezone('UTC', '1582-10-15 00:00:00'::pg_catalog.timestamp
+                         OPERATOR(pg_catalog.+) ((us OPERATOR(pg_catalog./) 3600000000)::double precision OPERATOR(pg_catalog.*) '1 hour'::pg_catalog.interval)
+                         OPERATOR(pg_catalog.+) ((us OPERATOR(pg_catalog.%) 3600000000)::double precision OPERATOR(pg_catalog.*) '1 microsecond'::pg_catalog.interval))
+                      FROM (SELECT ((((pg_catalog.get_byte(b, 6) OPERATOR(pg_catalog.&) 15)::bigint OPERATOR(pg_catalog.<<) 56)
+                                     OPERATOR(pg_catalog.|) (pg_catalog.get_byte(b, 7)::bigint OPERATOR(pg_catalog.<<) 48)
+                                     OPERATOR(pg_catalog.|) (pg_catalog.get_byte(b, 4)::bigint OPERATOR(pg_catalog.<<) 40)
+                                     OPERATOR(pg_catalog.|) (pg_catalog.get_byte(b, 5)::bigint OPERATOR(pg_catalog.<<) 32)
+                                     OPERATOR(pg_catalog.|) (pg_catalog.get_byte(b, 0)::bigint OPERATOR(pg_catalog.<<) 24)
+                                     OPERATOR(pg_catalog.|) (pg_catalog.get_byte(b, 1)::bigint OPERATOR(pg_catalog.<<) 16)
+                                     OPERATOR(pg_catalog.|) (pg_catalog.get_byte(b, 2)::bigint OPERATOR(pg_catalog.<<) 8)
+                                     OPERATOR(pg_catalog.|) pg_catalog.get_byte(b, 3)::bigint) OPERATOR(pg_catalog./) 10) AS us) AS v)
+         END
+  FROM (SELECT pg_catalog.uuid_send(id) AS b) AS s
+$fn$;
+COMMENT ON FUNCTION @extschema@.uuid_extract_timestamp(pg_catalog.uuid) IS 'timestamp of a version 1 or 7 UUID of the RFC variant, else NULL (as PostgreSQL 17)';
+
+CREATE OR REPLACE FUNCTION @extschema@.ulid_to_bytea(id pg_catalog.uuid) RETURNS pg_catalog.bytea
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
+  SELECT pg_catalog.uuid_send(id)
+$fn$;
+COMMENT ON FUNCTION @extschema@.ulid_to_bytea(pg_catalog.uuid) IS 'the 16 big-endian bytes of a ULID kept in a uuid, as the native ulid_to_bytea()';
+
+CREATE OR REPLACE FUNCTION @extschema@.ulid_from_bytea(raw pg_catalog.bytea) RETURNS pg_catalog.uuid
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
+BEGIN
+  IF pg_catalog.length(raw) OPERATOR(pg_catalog.<>) 16 THEN
+    RAISE EXCEPTION USING ERRCODE := 'invalid_parameter_value',
+      MESSAGE := pg_catalog.format('invalid length for a ulid: %s bytes', pg_catalog.length(raw)),
+      DETAIL := 'A ulid is made from exactly 16 bytes.';
+  END IF;
+  RETURN pg_catalog.encode(raw, 'hex')::pg_catalog.uuid;
+END
+$fn$;
+COMMENT ON FUNCTION @extschema@.ulid_from_bytea(pg_catalog.bytea) IS 'the ULID (in a uuid) of exactly 16 bytes, as the native ulid_from_bytea()';
+
+CREATE OR REPLACE FUNCTION @extschema@.ulid_to_timestamp(id pg_catalog.uuid) RETURNS pg_catalog.timestamp
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
+  SELECT pg_catalog.timezone('UTC', @extschema@.ulid_timestamp(id))
+$fn$;
+COMMENT ON FUNCTION @extschema@.ulid_to_timestamp(pg_catalog.uuid) IS 'creation time of a ULID kept in a uuid as a UTC timestamp, to the millisecond, as the native ulid_to_timestamp()';
+
+CREATE OR REPLACE FUNCTION @extschema@.ulid_from_timestamp(t pg_catalog.timestamp) RETURNS pg_catalog.uuid
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
+  SELECT @extschema@.ulid_lower_bound(pg_catalog.timezone('UTC', t))
+$fn$;
+COMMENT ON FUNCTION @extschema@.ulid_from_timestamp(pg_catalog.timestamp) IS 'smallest ULID (in a uuid) of a UTC timestamp''s millisecond, as the native ulid_from_timestamp()';
+
 $install$;
   -- Before anything is created or replaced: every function of our names and the
   -- relation of the counter's name already in the target schema must be the

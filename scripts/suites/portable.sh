@@ -73,7 +73,7 @@ check "portable database: only SQL and PL/pgSQL functions, no extension but plpg
                      WHERE p.pronamespace = 'keys'::regnamespace AND l.lanname NOT IN ('sql', 'plpgsql'))
      AND NOT EXISTS (SELECT FROM pg_extension WHERE extname <> 'plpgsql')
      AND NOT EXISTS (SELECT FROM pg_proc WHERE probin LIKE '%ulid_tsid%')
-     AND (SELECT count(*) FROM pg_proc WHERE pronamespace = 'keys'::regnamespace) = 30" portable
+     AND (SELECT count(*) FROM pg_proc WHERE pronamespace = 'keys'::regnamespace) = 39" portable
 
 # --- portable -> native: values the portable edition makes, read natively -----
 echo "   portable -> native: $N_TSID TSIDs, $N_ULID ULIDs, $N_V7 UUIDv7s"
@@ -247,6 +247,61 @@ q native -c "$range_sql" >"$WORK/range.native" 2>&1
 check "times outside a key's range: the same results and errors (22003) from both" \
   bash -c "grep -q 22003 $WORK/range.native && diff $WORK/range.native $WORK/range.portable"
 
+# --- the other helpers of core types: the native results and errors ------------------
+# keys.-qualified: on 17+ (uuid_extract_*) and 18+ (uuidv7, uuidv4) an unqualified
+# call finds pg_catalog's. 10,000 bit patterns (a quarter of the RFC variant), 2,000
+# forced to version 1 and 2,000 to version 7, and the extremes; :c casts to ulid
+# where the native function takes one.
+cat >"$WORK/helpers.sql" <<'SQL'
+CREATE TEMP TABLE h AS
+  SELECT md5('h' || i)::uuid AS u FROM generate_series(1, 10000) AS i
+  UNION ALL SELECT overlay(overlay(md5('v' || i) placing v from 13) placing '9' from 17)::uuid
+  FROM generate_series(1, 2000) AS i, (VALUES ('1'), ('7')) AS x(v)
+  UNION ALL SELECT u::uuid FROM (VALUES ('00000000-0000-1000-8000-000000000000'), ('ffffffff-ffff-1fff-bfff-ffffffffffff'),
+                                       ('00000000-0000-7000-8000-000000000000'), ('ffffffff-ffff-7fff-bfff-ffffffffffff'),
+                                       ('ffffffff-ffff-ffff-ffff-ffffffffffff'), ('00000000-0000-0000-0000-000000000000')) AS c(u);
+SELECT count(*), md5(string_agg(format('%s %s %s %s %s', u, keys.uuid_extract_version(u), keys.uuid_extract_timestamp(u),
+                                       keys.ulid_to_bytea(u:c), keys.ulid_to_timestamp(u:c)), ',' ORDER BY u)),
+       count(*) FILTER (WHERE keys.uuid_extract_version(u) = 1 AND keys.uuid_extract_timestamp(u) IS NOT NULL)
+FROM h;
+SELECT md5(string_agg(format('%s %s', b, keys.ulid_from_bytea(b)), ',' ORDER BY b)) FROM (SELECT decode(md5('b' || i), 'hex') AS b FROM generate_series(1, 1000) AS i) AS s;
+SELECT md5(string_agg(format('%s %s', t, keys.ulid_from_timestamp(t)), ',' ORDER BY t))
+FROM (SELECT '1970-01-01'::timestamp + (i * 123456789.123) * interval '1 ms' AS t FROM generate_series(0, 1000) AS i) AS s;
+CREATE TEMP TABLE got (e text, sqlstate text, message text, detail text);
+DO $$
+DECLARE e text; st text; msg text; det text;
+BEGIN
+  FOREACH e IN ARRAY ARRAY['keys.ulid_from_bytea(''\x'')', 'keys.ulid_from_bytea(''\x000102030405060708090a0b0c0d0e'')',
+                           'keys.ulid_from_bytea(''\x000102030405060708090a0b0c0d0e0f10'')',
+                           'keys.ulid_from_timestamp(''1969-12-31 23:59:59.999'')', 'keys.ulid_from_timestamp(''10889-08-02 05:31:51.656'')',
+                           'keys.ulid_from_timestamp(''infinity'')', 'keys.ulid_from_timestamp(''10889-08-02 05:31:51.655'')',
+                           'keys.uuidv7(''-100 years'')', 'keys.uuidv7(''9000 years'')', 'keys.uuidv7(''-1000000 years'')',
+                           'keys.uuidv7(''1 day'') IS NULL'] LOOP
+    BEGIN
+      EXECUTE 'SELECT ' || e;
+      INSERT INTO got VALUES (e, 'accepted', NULL, NULL);
+    EXCEPTION WHEN OTHERS THEN
+      GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL;
+      INSERT INTO got VALUES (e, st, msg, det);
+    END;
+  END LOOP;
+END $$;
+SELECT format('%s: %s | %s | %s', e, sqlstate, message, detail) FROM got ORDER BY e;
+SELECT keys.uuid_extract_version(keys.uuidv7()) = 7 AND keys.uuid_extract_version(keys.uuidv4()) = 4
+   AND keys.uuidv7() < keys.uuidv7('1 ms')
+   AND abs(extract(epoch FROM keys.uuidv7_timestamp(keys.uuidv7('-1 day')) - (now() - interval '1 day'))) < 60;
+SQL
+q portable -v c= -f "$WORK/helpers.sql" >"$WORK/helpers.portable" 2>&1
+q native -v c=::ulid -f "$WORK/helpers.sql" >"$WORK/helpers.native" 2>&1
+check "helpers (uuid_extract_version, uuid_extract_timestamp, ulid_to_bytea, ulid_to_timestamp): native results on 14,006 UUIDs" \
+  bash -c "[ \"\$(sed -n 1p $WORK/helpers.native)\" = \"\$(sed -n 1p $WORK/helpers.portable)\" ] && sed -n 1p $WORK/helpers.native | grep -q '^14006|.*|[0-9]\{4\}$'"
+check "helpers (ulid_from_bytea, ulid_from_timestamp): native results on 1,000 byte strings and 1,001 times" \
+  bash -c "[ \"\$(sed -n 2,3p $WORK/helpers.native)\" = \"\$(sed -n 2,3p $WORK/helpers.portable)\" ] && [ \$(sed -n 2,3p $WORK/helpers.native | grep -c '^[0-9a-f]\{32\}$') = 2 ]"
+check "helpers: the native errors (ulid_from_bytea 22023, ulid_from_timestamp 22003, uuidv7(interval) 22008) and results" \
+  bash -c "[ \$(grep -c ': 22023 |\|: 22003 |\|: 22008 |' $WORK/helpers.native) -ge 7 ] && diff <(sed -n '4,\$p' $WORK/helpers.native | grep -v '^[tf]\$') <(sed -n '4,\$p' $WORK/helpers.portable | grep -v '^[tf]\$')"
+check "helpers: uuidv7() and uuidv4() give versions 7 and 4, uuidv7(interval) is shifted" \
+  bash -c "[ \"\$(tail -1 $WORK/helpers.portable)\" = t ] && [ \"\$(tail -1 $WORK/helpers.native)\" = t ]"
+
 # --- 8 concurrent writers ---------------------------------------------------------
 CONC_TX=${PORTABLE_CONC_TX:-125}   # 8 clients x 125 transactions x 100 rows = 100,000 rows per generator
 for gen in generate_tsid generate_ulid generate_ulid_monotonic generate_uuidv7; do
@@ -358,7 +413,7 @@ INSERT INTO p_ulid SELECT FROM generate_series(1, 100);
 INSERT INTO p_v7 SELECT FROM generate_series(1, 100);
 SQL
 check "the portable time helpers are IMMUTABLE, the generators VOLATILE" sql_true "
-  SELECT bool_and(provolatile = CASE WHEN proname LIKE 'generate%' THEN 'v' ELSE 'i' END)
+  SELECT bool_and(provolatile = CASE WHEN proname LIKE 'generate%' OR proname IN ('uuidv7', 'uuidv4') THEN 'v' ELSE 'i' END)
   FROM pg_proc WHERE pronamespace = 'keys'::regnamespace" portable
 for k in tsid ulid v7; do
   case $k in tsid) lb=tsid_lower_bound ;; ulid) lb=ulid_lower_bound ;; v7) lb=uuidv7_lower_bound ;; esac
