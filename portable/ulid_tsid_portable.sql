@@ -121,7 +121,7 @@ BEGIN
     MESSAGE := pg_catalog.format('timestamp out of range for %s: "%s"', what, t),
     DETAIL := pg_catalog.format('A %s holds times from %s to %s.', what,
                                 @extschema@.ulid_tsid_portable_from_unix_ms(lo),
-                                @extschema@.ulid_tsid_portable_from_unix_ms(hi) OPERATOR(pg_catalog.+) '999 milliseconds'::interval);
+                                @extschema@.ulid_tsid_portable_from_unix_ms(hi) OPERATOR(pg_catalog.+) '999 microseconds'::interval);
 END
 $fn$;
 COMMENT ON FUNCTION @extschema@.ulid_tsid_portable_bound_ms(pg_catalog.timestamptz, pg_catalog.text, boolean) IS 'internal: the millisecond of a bound, range-checked (22003) or clamped';
