@@ -36,6 +36,13 @@ BEGIN
 -- value is drawn from the shared sequence in the order the calls reach it).
 GRANT USAGE ON SEQUENCE @extschema@.ulid_tsid_portable_tsid_seq TO PUBLIC;
 COMMENT ON SEQUENCE @extschema@.ulid_tsid_portable_tsid_seq IS 'counter of the portable generate_tsid(): its low 22 bits are the TSID''s low bits';
+CREATE SEQUENCE IF NOT EXISTS @extschema@.ulid_tsid_portable_ulid_seq AS bigint CACHE 1;
+-- The monotonic ULID's witness, above: generate_ulid_monotonic() draws one value
+-- per call and keeps it beside its last ULID in a session setting. A setting is
+-- put back when its transaction (or savepoint) rolls back, a sequence's currval()
+-- is not: when they differ, values the setting no longer knows were returned.
+GRANT USAGE ON SEQUENCE @extschema@.ulid_tsid_portable_ulid_seq TO PUBLIC;
+COMMENT ON SEQUENCE @extschema@.ulid_tsid_portable_ulid_seq IS 'witness of the portable generate_ulid_monotonic(): tells its session state from one a rollback put back';
 
 -- -------------------------------------------------------------------------
 -- Internal helpers (names with the ulid_tsid_portable_ prefix).
@@ -94,7 +101,7 @@ BEGIN
     MESSAGE := pg_catalog.format('timestamp out of range for %s: "%s"', what, t),
     DETAIL := pg_catalog.format('A %s holds times from %s to %s.', what,
                                 @extschema@.ulid_tsid_portable_from_unix_ms(lo),
-                                @extschema@.ulid_tsid_portable_from_unix_ms(hi) OPERATOR(pg_catalog.+) '999 milliseconds'::interval);
+                                @extschema@.ulid_tsid_portable_from_unix_ms(hi) OPERATOR(pg_catalog.+) '999 microseconds'::interval);
 END
 $fn$;
 COMMENT ON FUNCTION @extschema@.ulid_tsid_portable_bound_ms(pg_catalog.timestamptz, pg_catalog.text, boolean) IS 'internal: the millisecond of a bound, range-checked (22003) or clamped';
@@ -449,6 +456,72 @@ END
 $fn$;
 COMMENT ON FUNCTION @extschema@.generate_ulid() IS 'new ULID in a uuid (portable edition): Unix ms, the microsecond, 64 random bits from gen_random_uuid()';
 
+-- A ULID in the ULID spec's monotonic mode, per session, as the native
+-- generate_ulid_monotonic(): a new millisecond takes 80 fresh random bits (from
+-- gen_random_uuid()); the same millisecond, or a clock that went back, the
+-- previous value + 1; ERROR 22003 rather than a wrap when the 80 bits run out.
+-- The last value lives in the session's setting ulid_tsid_portable.ulid_monotonic
+-- ("ms:high 40 bits:low 40 bits:witness"; other sessions cannot see it). A
+-- rollback puts a setting back but not the witness sequence's currval(): when the
+-- two differ, values after the kept one were returned and undone, so the next
+-- value takes the millisecond after the kept one with fresh bits (above every
+-- value of the session, never one of the undone ones again). Like the other
+-- portable generators it follows the clock: no mark (docs/portable.md).
+CREATE OR REPLACE FUNCTION @extschema@.generate_ulid_monotonic() RETURNS pg_catalog.uuid
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE AS $fn$
+DECLARE
+  st pg_catalog.text := pg_catalog.current_setting('ulid_tsid_portable.ulid_monotonic', true);
+  ms bigint := pg_catalog.round(pg_catalog.date_part('epoch', pg_catalog.clock_timestamp()) OPERATOR(pg_catalog.*) 1000000::double precision)::bigint
+               OPERATOR(pg_catalog./) 1000;
+  last_ms bigint;
+  hi bigint;
+  lo bigint;
+  seen bigint;
+  fresh boolean := true;
+  r pg_catalog.text;
+BEGIN
+  IF st IS NOT NULL AND st OPERATOR(pg_catalog.<>) '' THEN
+    last_ms := pg_catalog.split_part(st, ':', 1)::bigint;
+    IF ms OPERATOR(pg_catalog.<=) last_ms THEN
+      BEGIN
+        seen := pg_catalog.currval('@extschema@.ulid_tsid_portable_ulid_seq'::pg_catalog.regclass);
+      EXCEPTION WHEN object_not_in_prerequisite_state THEN  -- DISCARD SEQUENCES
+        seen := NULL;
+      END;
+      ms := last_ms;
+      IF seen OPERATOR(pg_catalog.=) pg_catalog.split_part(st, ':', 4)::bigint THEN
+        fresh := false;
+        hi := pg_catalog.split_part(st, ':', 2)::bigint;
+        lo := pg_catalog.split_part(st, ':', 3)::bigint;
+        IF lo OPERATOR(pg_catalog.<) 1099511627775 THEN
+          lo := lo OPERATOR(pg_catalog.+) 1;
+        ELSIF hi OPERATOR(pg_catalog.<) 1099511627775 THEN
+          hi := hi OPERATOR(pg_catalog.+) 1;
+          lo := 0;
+        ELSE
+          RAISE EXCEPTION USING ERRCODE := 'numeric_value_out_of_range',
+            MESSAGE := 'generate_ulid_monotonic(): no larger value is left in this millisecond',
+            DETAIL := 'The 80-bit random part cannot be incremented without wrapping around.',
+            HINT := 'Use generate_ulid(), which never runs out within a millisecond.';
+        END IF;
+      ELSE
+        ms := last_ms OPERATOR(pg_catalog.+) 1;
+      END IF;
+    END IF;
+  END IF;
+  IF fresh THEN
+    r := pg_catalog.gen_random_uuid()::pg_catalog.text;   -- 80 of its random bits: characters 25-36 and 1-8
+    hi := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(r, 25, 10))::bit(40)::bigint;
+    lo := ('x' OPERATOR(pg_catalog.||) pg_catalog.substr(r, 35, 2) OPERATOR(pg_catalog.||) pg_catalog.substr(r, 1, 8))::bit(40)::bigint;
+  END IF;
+  PERFORM pg_catalog.set_config('ulid_tsid_portable.ulid_monotonic',
+    pg_catalog.concat_ws(':', ms, hi, lo, pg_catalog.nextval('@extschema@.ulid_tsid_portable_ulid_seq'::pg_catalog.regclass)), false);
+  RETURN (pg_catalog.lpad(pg_catalog.to_hex(ms), 12, '0') OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(hi), 10, '0')
+    OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(lo), 10, '0'))::pg_catalog.uuid;
+END
+$fn$;
+COMMENT ON FUNCTION @extschema@.generate_ulid_monotonic() IS 'new ULID in a uuid in the ULID spec''s monotonic mode, per session (portable edition): previous random part + 1 within a millisecond; ERROR 22003 on overflow';
+
 -- A version-7 UUID: 48-bit Unix ms | 7 | 12 bits of the microsecond within the
 -- millisecond (RFC 9562 6.2 method 3, as PostgreSQL 18) | variant | 62 random bits.
 CREATE OR REPLACE FUNCTION @extschema@.generate_uuidv7() RETURNS pg_catalog.uuid
@@ -479,6 +552,113 @@ BEGIN
 END
 $fn$;
 COMMENT ON FUNCTION @extschema@.generate_uuidv7(pg_catalog.interval) IS 'new version-7 UUID of the clock shifted by the interval (portable edition); outside 1970..10889 ERROR 22003';
+
+-- -------------------------------------------------------------------------
+-- The native extension's other helpers of core types: PostgreSQL 18's and
+-- 17's names (on those servers an unqualified call finds pg_catalog's first,
+-- and these serve SQL written for them on older ones), the bytea and UTC
+-- timestamp forms of a ULID kept in a uuid.
+-- -------------------------------------------------------------------------
+
+CREATE OR REPLACE FUNCTION @extschema@.uuidv7() RETURNS pg_catalog.uuid
+LANGUAGE sql VOLATILE STRICT PARALLEL RESTRICTED AS $fn$
+  SELECT @extschema@.generate_uuidv7()
+$fn$;
+COMMENT ON FUNCTION @extschema@.uuidv7() IS 'new version-7 UUID (as PostgreSQL 18): the same generator as generate_uuidv7(); on 18+ an unqualified uuidv7() is the core''s';
+
+-- A shift outside 1970..10889 in PostgreSQL 18's words and SQLSTATE (22008), as
+-- the native uuidv7(interval); generate_uuidv7(interval) keeps the project's 22003.
+CREATE OR REPLACE FUNCTION @extschema@.uuidv7(shift pg_catalog.interval) RETURNS pg_catalog.uuid
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL RESTRICTED AS $fn$
+DECLARE
+  t pg_catalog.timestamptz;
+BEGIN
+  IF NOT pg_catalog.isfinite(shift) THEN
+    RAISE EXCEPTION USING ERRCODE := 'datetime_field_overflow',
+      MESSAGE := 'interval out of range for UUID version 7',
+      DETAIL := 'UUID version 7 does not support infinite intervals.';
+  END IF;
+  t := pg_catalog.clock_timestamp() OPERATOR(pg_catalog.+) shift;
+  IF NOT pg_catalog.isfinite(t) OR t OPERATOR(pg_catalog.<) pg_catalog.to_timestamp(0)
+     OR @extschema@.ulid_tsid_portable_unix_ms(t) OPERATOR(pg_catalog.>) 281474976710655 THEN
+    RAISE EXCEPTION USING ERRCODE := 'datetime_field_overflow',
+      MESSAGE := 'timestamp out of range for UUID version 7',
+      DETAIL := 'UUID version 7 supports timestamps from 1970-01-01 to approximately year 10889.';
+  END IF;
+  RETURN @extschema@.generate_uuidv7(shift);
+END
+$fn$;
+COMMENT ON FUNCTION @extschema@.uuidv7(pg_catalog.interval) IS 'new version-7 UUID shifted by the interval (as PostgreSQL 18): the same as generate_uuidv7(interval)';
+
+CREATE OR REPLACE FUNCTION @extschema@.uuidv4() RETURNS pg_catalog.uuid
+LANGUAGE sql VOLATILE STRICT PARALLEL SAFE AS $fn$
+  SELECT pg_catalog.gen_random_uuid()
+$fn$;
+COMMENT ON FUNCTION @extschema@.uuidv4() IS 'new random (version 4) UUID: core''s gen_random_uuid() under PostgreSQL 18''s name; on 18+ an unqualified uuidv4() is the core''s';
+
+-- The version of a UUID of the RFC variant (byte 8 is 10xxxxxx), else NULL.
+CREATE OR REPLACE FUNCTION @extschema@.uuid_extract_version(id pg_catalog.uuid) RETURNS pg_catalog.int2
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
+  SELECT CASE WHEN pg_catalog.get_byte(b, 8) OPERATOR(pg_catalog.&) 192 OPERATOR(pg_catalog.=) 128
+              THEN (pg_catalog.get_byte(b, 6) OPERATOR(pg_catalog.>>) 4)::pg_catalog.int2 END
+  FROM (SELECT pg_catalog.uuid_send(id) AS b) AS s
+$fn$;
+COMMENT ON FUNCTION @extschema@.uuid_extract_version(pg_catalog.uuid) IS 'version of a UUID of the RFC variant, else NULL (as PostgreSQL 17)';
+
+-- Versions 1 (100-ns intervals since 1582-10-15, to the microsecond below) and
+-- 7 of the RFC variant, else NULL, as PostgreSQL 17's uuid_extract_timestamp().
+CREATE OR REPLACE FUNCTION @extschema@.uuid_extract_timestamp(id pg_catalog.uuid) RETURNS pg_catalog.timestamptz
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
+  SELECT CASE WHEN pg_catalog.get_byte(b, 8) OPERATOR(pg_catalog.&) 192 OPERATOR(pg_catalog.<>) 128 THEN NULL
+              WHEN pg_catalog.get_byte(b, 6) OPERATOR(pg_catalog.>>) 4 OPERATOR(pg_catalog.=) 7
+                THEN @extschema@.ulid_timestamp(id)
+              WHEN pg_catalog.get_byte(b, 6) OPERATOR(pg_catalog.>>) 4 OPERATOR(pg_catalog.=) 1
+                THEN (SELECT pg_catalog.timezone('UTC', '1582-10-15 00:00:00'::pg_catalog.timestamp
+                         OPERATOR(pg_catalog.+) ((us OPERATOR(pg_catalog./) 3600000000)::double precision OPERATOR(pg_catalog.*) '1 hour'::pg_catalog.interval)
+                         OPERATOR(pg_catalog.+) ((us OPERATOR(pg_catalog.%) 3600000000)::double precision OPERATOR(pg_catalog.*) '1 microsecond'::pg_catalog.interval))
+                      FROM (SELECT ((((pg_catalog.get_byte(b, 6) OPERATOR(pg_catalog.&) 15)::bigint OPERATOR(pg_catalog.<<) 56)
+                                     OPERATOR(pg_catalog.|) (pg_catalog.get_byte(b, 7)::bigint OPERATOR(pg_catalog.<<) 48)
+                                     OPERATOR(pg_catalog.|) (pg_catalog.get_byte(b, 4)::bigint OPERATOR(pg_catalog.<<) 40)
+                                     OPERATOR(pg_catalog.|) (pg_catalog.get_byte(b, 5)::bigint OPERATOR(pg_catalog.<<) 32)
+                                     OPERATOR(pg_catalog.|) (pg_catalog.get_byte(b, 0)::bigint OPERATOR(pg_catalog.<<) 24)
+                                     OPERATOR(pg_catalog.|) (pg_catalog.get_byte(b, 1)::bigint OPERATOR(pg_catalog.<<) 16)
+                                     OPERATOR(pg_catalog.|) (pg_catalog.get_byte(b, 2)::bigint OPERATOR(pg_catalog.<<) 8)
+                                     OPERATOR(pg_catalog.|) pg_catalog.get_byte(b, 3)::bigint) OPERATOR(pg_catalog./) 10) AS us) AS v)
+         END
+  FROM (SELECT pg_catalog.uuid_send(id) AS b) AS s
+$fn$;
+COMMENT ON FUNCTION @extschema@.uuid_extract_timestamp(pg_catalog.uuid) IS 'timestamp of a version 1 or 7 UUID of the RFC variant, else NULL (as PostgreSQL 17)';
+
+CREATE OR REPLACE FUNCTION @extschema@.ulid_to_bytea(id pg_catalog.uuid) RETURNS pg_catalog.bytea
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
+  SELECT pg_catalog.uuid_send(id)
+$fn$;
+COMMENT ON FUNCTION @extschema@.ulid_to_bytea(pg_catalog.uuid) IS 'the 16 big-endian bytes of a ULID kept in a uuid, as the native ulid_to_bytea()';
+
+CREATE OR REPLACE FUNCTION @extschema@.ulid_from_bytea(raw pg_catalog.bytea) RETURNS pg_catalog.uuid
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
+BEGIN
+  IF pg_catalog.length(raw) OPERATOR(pg_catalog.<>) 16 THEN
+    RAISE EXCEPTION USING ERRCODE := 'invalid_parameter_value',
+      MESSAGE := pg_catalog.format('invalid length for a ulid: %s bytes', pg_catalog.length(raw)),
+      DETAIL := 'A ulid is made from exactly 16 bytes.';
+  END IF;
+  RETURN pg_catalog.encode(raw, 'hex')::pg_catalog.uuid;
+END
+$fn$;
+COMMENT ON FUNCTION @extschema@.ulid_from_bytea(pg_catalog.bytea) IS 'the ULID (in a uuid) of exactly 16 bytes, as the native ulid_from_bytea()';
+
+CREATE OR REPLACE FUNCTION @extschema@.ulid_to_timestamp(id pg_catalog.uuid) RETURNS pg_catalog.timestamp
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
+  SELECT pg_catalog.timezone('UTC', @extschema@.ulid_timestamp(id))
+$fn$;
+COMMENT ON FUNCTION @extschema@.ulid_to_timestamp(pg_catalog.uuid) IS 'creation time of a ULID kept in a uuid as a UTC timestamp, to the millisecond, as the native ulid_to_timestamp()';
+
+CREATE OR REPLACE FUNCTION @extschema@.ulid_from_timestamp(t pg_catalog.timestamp) RETURNS pg_catalog.uuid
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
+  SELECT @extschema@.ulid_lower_bound(pg_catalog.timezone('UTC', t))
+$fn$;
+COMMENT ON FUNCTION @extschema@.ulid_from_timestamp(pg_catalog.timestamp) IS 'smallest ULID (in a uuid) of a UTC timestamp''s millisecond, as the native ulid_from_timestamp()';
 
 $install$;
   -- Before anything is created or replaced: every function of our names and the
@@ -515,7 +695,8 @@ $install$;
             WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass AND d.objid OPERATOR(pg_catalog.=) c.oid
               AND d.deptype OPERATOR(pg_catalog.=) 'e')
     FROM pg_catalog.pg_class c LEFT JOIN pg_catalog.pg_sequence q ON q.seqrelid OPERATOR(pg_catalog.=) c.oid
-    WHERE c.relnamespace OPERATOR(pg_catalog.=) nsp AND c.relname OPERATOR(pg_catalog.=) 'ulid_tsid_portable_tsid_seq'
+    WHERE c.relnamespace OPERATOR(pg_catalog.=) nsp
+      AND c.relname OPERATOR(pg_catalog.=) ANY (ARRAY['ulid_tsid_portable_tsid_seq', 'ulid_tsid_portable_ulid_seq'])
   LOOP
     IF obj.owner OPERATOR(pg_catalog.<>) me THEN
       RAISE EXCEPTION USING ERRCODE := 'insufficient_privilege',
@@ -531,8 +712,10 @@ $install$;
     END IF;
     IF obj.shape IS NOT NULL THEN
       RAISE EXCEPTION USING ERRCODE := 'duplicate_object',
-        MESSAGE := pg_catalog.format('ulid_tsid portable: %s %s exists and is not the installer''s TSID counter: %s',
-                                     obj.kind, obj.what, obj.shape),
+        MESSAGE := pg_catalog.format('ulid_tsid portable: %s %s exists and is not the installer''s %s: %s',
+                                     obj.kind, obj.what,
+                                     CASE WHEN pg_catalog.strpos(obj.what, 'ulid_tsid_portable_ulid_seq') OPERATOR(pg_catalog.>) 0
+                                          THEN 'monotonic ULID witness' ELSE 'TSID counter' END, obj.shape),
         HINT := 'Drop or rename it (TSIDs drawn from it could repeat), or install into another schema.';
     END IF;
   END LOOP;

@@ -68,14 +68,15 @@ check "the owner runs $TLE_FILE (pgtle.install_extension)" \
   bash -c "psql -qXAt -v ON_ERROR_STOP=1 -U owner -d app -f $TLE_FILE >$WORK/install.log 2>&1"
 check "the owner: CREATE SCHEMA keys; CREATE EXTENSION ulid_tsid_portable SCHEMA keys" \
   q app -c "CREATE SCHEMA keys" -c "CREATE EXTENSION ulid_tsid_portable SCHEMA keys" -c "ALTER DATABASE app SET search_path = \"\$user\", public, keys"
-check "the extension $version in schema keys: 29 functions and the sequence, its members, owned by the owner, SQL and PL/pgSQL only" sql_true "
+check "the extension $version in schema keys: 39 functions and the two sequences, its members, owned by the owner, SQL and PL/pgSQL only" sql_true "
   SELECT (SELECT extversion = '$version' AND extnamespace = 'keys'::regnamespace AND extowner = 'owner'::regrole
           FROM pg_extension WHERE extname = 'ulid_tsid_portable')
-     AND (SELECT count(*) = 29 AND bool_and(p.proowner = 'owner'::regrole) AND bool_and(l.lanname IN ('sql', 'plpgsql'))
+     AND (SELECT count(*) = 39 AND bool_and(p.proowner = 'owner'::regrole) AND bool_and(l.lanname IN ('sql', 'plpgsql'))
           FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang WHERE p.pronamespace = 'keys'::regnamespace)
-     AND (SELECT count(*) = 30 FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'ulid_tsid_portable'
+     AND (SELECT count(*) = 41 FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'ulid_tsid_portable'
           WHERE d.deptype = 'e')
-     AND (SELECT relowner = 'owner'::regrole FROM pg_class WHERE oid = 'keys.ulid_tsid_portable_tsid_seq'::regclass)" app
+     AND (SELECT bool_and(relowner = 'owner'::regrole) AND count(*) = 2 FROM pg_class
+          WHERE oid IN ('keys.ulid_tsid_portable_tsid_seq'::regclass, 'keys.ulid_tsid_portable_ulid_seq'::regclass))" app
 
 # --- planted objects: CREATE EXTENSION refuses them, naming them -----------------------------
 # In database "hostile", mallory (no superuser, CREATE on the schemas) plants a
@@ -195,7 +196,7 @@ check "a time outside the TSID's range: 22003, as native" fails_with 22003 app "
 
 # --- 8 concurrent writers -----------------------------------------------------------------
 CONC_TX=${PGTLE_CONC_TX:-50}   # 8 clients x 50 transactions x 100 rows = 40,000 rows per generator
-for gen in generate_tsid generate_ulid generate_uuidv7; do
+for gen in generate_tsid generate_ulid generate_ulid_monotonic generate_uuidv7; do
   type=uuid; [ "$gen" = generate_tsid ] && type=bigint
   q app -c "CREATE UNLOGGED TABLE c_$gen (id $type)"
   script="$(cluster_dir "pgtle_$PORT")/$gen.sql"

@@ -73,7 +73,7 @@ check "portable database: only SQL and PL/pgSQL functions, no extension but plpg
                      WHERE p.pronamespace = 'keys'::regnamespace AND l.lanname NOT IN ('sql', 'plpgsql'))
      AND NOT EXISTS (SELECT FROM pg_extension WHERE extname <> 'plpgsql')
      AND NOT EXISTS (SELECT FROM pg_proc WHERE probin LIKE '%ulid_tsid%')
-     AND (SELECT count(*) FROM pg_proc WHERE pronamespace = 'keys'::regnamespace) = 29" portable
+     AND (SELECT count(*) FROM pg_proc WHERE pronamespace = 'keys'::regnamespace) = 39" portable
 
 # --- portable -> native: values the portable edition makes, read natively -----
 echo "   portable -> native: $N_TSID TSIDs, $N_ULID ULIDs, $N_V7 UUIDv7s"
@@ -224,32 +224,87 @@ check "bad inputs: every one refused by both editions with 22P02 ($(grep -c ': 2
 check "bad inputs: the same message, detail and hint from both" diff "$WORK/bad.native" "$WORK/bad.portable"
 [ -s "$WORK/bad.native" ] && ! diff -q "$WORK/bad.native" "$WORK/bad.portable" >/dev/null && diff "$WORK/bad.native" "$WORK/bad.portable" | head -10
 range_sql="
-CREATE TEMP TABLE got (f text, t timestamptz, sqlstate text, message text);
+CREATE TEMP TABLE got (f text, t timestamptz, sqlstate text, message text, detail text);
 DO \$\$
-DECLARE f text; t timestamptz; st text; msg text;
+DECLARE f text; t timestamptz; st text; msg text; det text;
 BEGIN
   FOREACH f IN ARRAY ARRAY['ulid_lower_bound', 'ulid_upper_bound', 'uuidv7_lower_bound', 'tsid_lower_bound', 'tsid_upper_bound'] LOOP
     FOREACH t IN ARRAY ARRAY['-infinity', 'infinity', '1969-12-31 23:59:59.999+00', '10889-08-02 05:31:50.656+00',
                              '2019-12-31 23:59:59.999+00', '2159-05-15 07:35:11.104+00']::timestamptz[] LOOP
       BEGIN
         EXECUTE format('SELECT %s(%L)', f, t);
-        INSERT INTO got VALUES (f, t, 'accepted', NULL);
+        INSERT INTO got VALUES (f, t, 'accepted', NULL, NULL);
       EXCEPTION WHEN OTHERS THEN
-        GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT;
-        INSERT INTO got VALUES (f, t, st, msg);
+        GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL;
+        INSERT INTO got VALUES (f, t, st, msg, det);
       END;
     END LOOP;
   END LOOP;
 END \$\$;
-SELECT format('%s(%s): %s %s', f, t, sqlstate, message) FROM got ORDER BY 1;"
+SELECT format('%s(%s): %s %s | %s', f, t, sqlstate, message, detail) FROM got ORDER BY 1;"
 q portable -c "$range_sql" >"$WORK/range.portable" 2>&1
 q native -c "$range_sql" >"$WORK/range.native" 2>&1
-check "times outside a key's range: the same results and errors (22003) from both" \
+check "times outside a key's range: the same results and errors (22003, message and detail) from both" \
   bash -c "grep -q 22003 $WORK/range.native && diff $WORK/range.native $WORK/range.portable"
+
+# --- the other helpers of core types: the native results and errors ------------------
+# keys.-qualified: on 17+ (uuid_extract_*) and 18+ (uuidv7, uuidv4) an unqualified
+# call finds pg_catalog's. 10,000 bit patterns (a quarter of the RFC variant), 2,000
+# forced to version 1 and 2,000 to version 7, and the extremes; :c casts to ulid
+# where the native function takes one.
+cat >"$WORK/helpers.sql" <<'SQL'
+CREATE TEMP TABLE h AS
+  SELECT md5('h' || i)::uuid AS u FROM generate_series(1, 10000) AS i
+  UNION ALL SELECT overlay(overlay(md5('v' || i) placing v from 13) placing '9' from 17)::uuid
+  FROM generate_series(1, 2000) AS i, (VALUES ('1'), ('7')) AS x(v)
+  UNION ALL SELECT u::uuid FROM (VALUES ('00000000-0000-1000-8000-000000000000'), ('ffffffff-ffff-1fff-bfff-ffffffffffff'),
+                                       ('00000000-0000-7000-8000-000000000000'), ('ffffffff-ffff-7fff-bfff-ffffffffffff'),
+                                       ('ffffffff-ffff-ffff-ffff-ffffffffffff'), ('00000000-0000-0000-0000-000000000000')) AS c(u);
+SELECT count(*), md5(string_agg(format('%s %s %s %s %s', u, keys.uuid_extract_version(u), keys.uuid_extract_timestamp(u),
+                                       keys.ulid_to_bytea(u:c), keys.ulid_to_timestamp(u:c)), ',' ORDER BY u)),
+       count(*) FILTER (WHERE keys.uuid_extract_version(u) = 1 AND keys.uuid_extract_timestamp(u) IS NOT NULL)
+FROM h;
+SELECT md5(string_agg(format('%s %s', b, keys.ulid_from_bytea(b)::uuid), ',' ORDER BY b)) FROM (SELECT decode(md5('b' || i), 'hex') AS b FROM generate_series(1, 1000) AS i) AS s;
+SELECT md5(string_agg(format('%s %s', t, keys.ulid_from_timestamp(t)::uuid), ',' ORDER BY t))
+FROM (SELECT '1970-01-01'::timestamp + (i * 123456789.123) * interval '1 ms' AS t FROM generate_series(0, 1000) AS i) AS s;
+CREATE TEMP TABLE got (e text, sqlstate text, message text, detail text);
+DO $$
+DECLARE e text; st text; msg text; det text;
+BEGIN
+  FOREACH e IN ARRAY ARRAY['keys.ulid_from_bytea(''\x'')', 'keys.ulid_from_bytea(''\x000102030405060708090a0b0c0d0e'')',
+                           'keys.ulid_from_bytea(''\x000102030405060708090a0b0c0d0e0f10'')',
+                           'keys.ulid_from_timestamp(''1969-12-31 23:59:59.999'')', 'keys.ulid_from_timestamp(''10889-08-02 05:31:51.656'')',
+                           'keys.ulid_from_timestamp(''infinity'')', 'keys.ulid_from_timestamp(''10889-08-02 05:31:51.655'')',
+                           'keys.uuidv7(''-100 years'')', 'keys.uuidv7(''9000 years'')', 'keys.uuidv7(''-1000000 years'')',
+                           'keys.uuidv7(''1 day'') IS NULL'] LOOP
+    BEGIN
+      EXECUTE 'SELECT ' || e;
+      INSERT INTO got VALUES (e, 'accepted', NULL, NULL);
+    EXCEPTION WHEN OTHERS THEN
+      GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL;
+      INSERT INTO got VALUES (e, st, msg, det);
+    END;
+  END LOOP;
+END $$;
+SELECT format('%s: %s | %s | %s', e, sqlstate, message, detail) FROM got ORDER BY e;
+SELECT keys.uuid_extract_version(keys.uuidv7()) = 7 AND keys.uuid_extract_version(keys.uuidv4()) = 4
+   AND keys.uuidv7() < keys.uuidv7('1 ms')
+   AND abs(extract(epoch FROM keys.uuidv7_timestamp(keys.uuidv7('-1 day')) - (now() - interval '1 day'))) < 60;
+SQL
+q portable -v c= -f "$WORK/helpers.sql" >"$WORK/helpers.portable" 2>&1
+q native -v c=::ulid -f "$WORK/helpers.sql" >"$WORK/helpers.native" 2>&1
+check "helpers (uuid_extract_version, uuid_extract_timestamp, ulid_to_bytea, ulid_to_timestamp): native results on 14,006 UUIDs" \
+  bash -c "[ \"\$(sed -n 1p $WORK/helpers.native)\" = \"\$(sed -n 1p $WORK/helpers.portable)\" ] && sed -n 1p $WORK/helpers.native | grep -q '^14006|.*|[0-9]\{4\}$'"
+check "helpers (ulid_from_bytea, ulid_from_timestamp): native results on 1,000 byte strings and 1,001 times" \
+  bash -c "[ \"\$(sed -n 2,3p $WORK/helpers.native)\" = \"\$(sed -n 2,3p $WORK/helpers.portable)\" ] && [ \$(sed -n 2,3p $WORK/helpers.native | grep -c '^[0-9a-f]\{32\}$') = 2 ]"
+check "helpers: the native errors (ulid_from_bytea 22023, ulid_from_timestamp 22003, uuidv7(interval) 22008) and results" \
+  bash -c "[ \$(grep -c ': 22023 |\|: 22003 |\|: 22008 |' $WORK/helpers.native) -ge 7 ] && diff <(sed -n '4,\$p' $WORK/helpers.native | grep -v '^[tf]\$') <(sed -n '4,\$p' $WORK/helpers.portable | grep -v '^[tf]\$')"
+check "helpers: uuidv7() and uuidv4() give versions 7 and 4, uuidv7(interval) is shifted" \
+  bash -c "[ \"\$(tail -1 $WORK/helpers.portable)\" = t ] && [ \"\$(tail -1 $WORK/helpers.native)\" = t ]"
 
 # --- 8 concurrent writers ---------------------------------------------------------
 CONC_TX=${PORTABLE_CONC_TX:-125}   # 8 clients x 125 transactions x 100 rows = 100,000 rows per generator
-for gen in generate_tsid generate_ulid generate_uuidv7; do
+for gen in generate_tsid generate_ulid generate_ulid_monotonic generate_uuidv7; do
   type=uuid; [ "$gen" = generate_tsid ] && type=bigint
   q portable -c "CREATE UNLOGGED TABLE c_$gen (id $type UNIQUE, at timestamptz DEFAULT clock_timestamp())"
   script="$(cluster_dir "portable_$PORT")/$gen.sql"
@@ -260,6 +315,81 @@ for gen in generate_tsid generate_ulid generate_uuidv7; do
   check "8 concurrent writers, portable $gen(): $total rows, $distinct distinct" \
     bash -c "[ '$total' = $((8 * CONC_TX * 100)) ] && [ '$distinct' = '$total' ]"
 done
+
+# --- generate_ulid_monotonic(): the native semantics ----------------------------------
+# Both editions, the same checks: in one statement and across statements and
+# transactions of a session, every value above the one before; a value of the
+# millisecond of the one before is that value + 1 (its 80 bits), a new
+# millisecond's has fresh bits. The portable values are also read natively.
+# mono_check DB CAST TABLE: 20,000 values in one statement, then 50 statements of 100,
+# in one session; the (ms, 80 bits) of each against the one before.
+mono_check() {
+  q "$1" >>"$WORK/mono.log" 2>&1 <<SQL
+CREATE UNLOGGED TABLE $3 (s int, i int, u uuid);
+INSERT INTO $3 SELECT 0, i, generate_ulid_monotonic()$2 FROM generate_series(1, 20000) AS i;
+$(for s in $(seq 1 50); do echo "INSERT INTO $3 SELECT $s, i, generate_ulid_monotonic()$2 FROM generate_series(1, 100) AS i;"; done)
+CREATE UNLOGGED TABLE mono_pairs AS
+  SELECT u, p, ('x' || substr(replace(u::text, '-', ''), 1, 12))::bit(48)::bigint AS ms,
+               ('x' || substr(replace(p::text, '-', ''), 1, 12))::bit(48)::bigint AS pms,
+               ('x' || substr(replace(u::text, '-', ''), 13, 10))::bit(40)::bigint * 1099511627776::numeric
+                 + ('x' || substr(replace(u::text, '-', ''), 23, 10))::bit(40)::bigint AS r,
+               ('x' || substr(replace(p::text, '-', ''), 13, 10))::bit(40)::bigint * 1099511627776::numeric
+                 + ('x' || substr(replace(p::text, '-', ''), 23, 10))::bit(40)::bigint AS pr
+  FROM (SELECT u, lag(u) OVER (ORDER BY s, i) AS p FROM $3) AS x WHERE p IS NOT NULL;
+SQL
+}
+mono_check portable "" mono_p
+mono_check native "::uuid" mono_n
+q portable -c "CREATE UNLOGGED TABLE mono_text AS SELECT u, ulid_to_text(u) AS txt, ulid_timestamp(u) AS ts FROM mono_p" >>"$WORK/mono.log" 2>&1
+for db in portable native; do
+  check "generate_ulid_monotonic(), $db: 25,000 values of one session strictly increasing, the same millisecond = the one before + 1, a new one later" sql_true "
+    SELECT count(*) = 24999 AND count(*) FILTER (WHERE u <= p) = 0
+       AND count(*) FILTER (WHERE ms = pms AND r <> pr + 1) = 0 AND count(*) FILTER (WHERE ms < pms) = 0
+       AND count(*) FILTER (WHERE ms = pms) > 0 FROM mono_pairs" "$db"
+done
+check "generate_ulid_monotonic(), portable: at least a tenth of the pairs share a millisecond (the + 1 is exercised)" sql_true "
+  SELECT count(*) FILTER (WHERE ms = pms) >= 2500 FROM mono_pairs" portable
+copy_tables portable native mono_text
+check "portable -> native: monotonic ULIDs: native text and timestamps equal the portable ones, within the clock" sql_true "
+  SELECT count(*) = 25000 AND count(*) FILTER (WHERE u::ulid::text IS DISTINCT FROM txt OR txt::ulid::uuid IS DISTINCT FROM u
+                                                  OR ulid_timestamp(u::ulid) IS DISTINCT FROM ts) = 0
+     AND max(ts) <= now() + interval '1 s' AND min(ts) >= now() - interval '10 min'
+  FROM mono_text" native
+# The session's state, set by hand to a millisecond an hour ahead (a clock behind
+# the last value, as after the clock steps back): the values go on + 1 there; an
+# 80-bit part of all ones but the high half refuses with the native error; a
+# rollback (of a transaction, of a savepoint) takes the setting back but not the
+# values it returned: none of them comes again (a setting alone would repeat them:
+# the same millisecond, the same + 1).
+ahead="(extract(epoch FROM clock_timestamp() + interval '1 hour') * 1000)::bigint"
+state() { echo "SELECT set_config('ulid_tsid_portable.ulid_monotonic', concat_ws(':', $ahead, $1, $2, currval('keys.ulid_tsid_portable_ulid_seq')), false) IS NULL;"; }
+q portable -v VERBOSITY=verbose >"$WORK/mono-state.out" 2>"$WORK/mono-state.err" <<SQL
+SELECT generate_ulid_monotonic() IS NULL;
+$(state 5 1099511627774)
+SELECT generate_ulid_monotonic() FROM generate_series(1, 3);
+BEGIN;
+SELECT generate_ulid_monotonic() FROM generate_series(1, 3);
+ROLLBACK;
+SELECT generate_ulid_monotonic() FROM generate_series(1, 2);
+BEGIN;
+SELECT generate_ulid_monotonic();
+SAVEPOINT a;
+SELECT generate_ulid_monotonic() FROM generate_series(1, 3);
+ROLLBACK TO a;
+SELECT generate_ulid_monotonic() FROM generate_series(1, 2);
+COMMIT;
+$(state 1099511627775 1099511627775)
+SELECT generate_ulid_monotonic();
+SQL
+grep -E '^[0-9a-f]{8}-' "$WORK/mono-state.out" >"$WORK/mono-state.values"
+check "generate_ulid_monotonic(), clock behind the last value: + 1 in its millisecond, carried into the high 40 bits" \
+  bash -c "head -3 $WORK/mono-state.values | cut -c15-36 | tr -d - | paste -sd' ' | grep -qx '0000000005ffffffffff 00000000060000000000 00000000060000000001'"
+check "generate_ulid_monotonic(): across a rolled-back transaction and savepoint, 14 values strictly increasing, none twice" \
+  bash -c "[ \$(wc -l <$WORK/mono-state.values) = 14 ] && LC_ALL=C sort -C -u $WORK/mono-state.values"
+check "generate_ulid_monotonic(): the 80 bits exhausted: the native ERROR 22003, message, detail and hint" \
+  bash -c "grep -q 'ERROR:  22003: generate_ulid_monotonic(): no larger value is left in this millisecond' $WORK/mono-state.err &&
+           grep -q 'DETAIL:  The 80-bit random part cannot be incremented without wrapping around.' $WORK/mono-state.err &&
+           grep -q 'HINT:  Use generate_ulid(), which never runs out within a millisecond.' $WORK/mono-state.err"
 
 # --- partition pruning --------------------------------------------------------------
 q portable >"$WORK/partitions.log" 2>&1 <<'SQL'
@@ -283,7 +413,7 @@ INSERT INTO p_ulid SELECT FROM generate_series(1, 100);
 INSERT INTO p_v7 SELECT FROM generate_series(1, 100);
 SQL
 check "the portable time helpers are IMMUTABLE, the generators VOLATILE" sql_true "
-  SELECT bool_and(provolatile = CASE WHEN proname LIKE 'generate%' THEN 'v' ELSE 'i' END)
+  SELECT bool_and(provolatile = CASE WHEN proname LIKE 'generate%' OR proname IN ('uuidv7', 'uuidv4') THEN 'v' ELSE 'i' END)
   FROM pg_proc WHERE pronamespace = 'keys'::regnamespace" portable
 for k in tsid ulid v7; do
   case $k in tsid) lb=tsid_lower_bound ;; ulid) lb=ulid_lower_bound ;; v7) lb=uuidv7_lower_bound ;; esac
