@@ -48,7 +48,7 @@ clients_compile() {
   if [ ! -x "$out" ]; then
     (
       flock 8
-      [ -x "$out" ] && exit 0
+      [ -x "$out" ] && { echo "compiled by another run meanwhile"; exit 0; }
       mkdir -p "${out%/*}" || exit 1
       case "$lang" in
         go)
@@ -59,7 +59,7 @@ clients_compile() {
           # sees the change; one target directory, so the crates compile once.
           rm -rf "$clients_compiled/rust-src" && mkdir "$clients_compiled/rust-src" &&
             (cd "$src" && tar --exclude=./target --exclude=./Cargo.lock -cf - .) | (cd "$clients_compiled/rust-src" && tar -xmf -) &&
-            (cd "$clients_compiled/rust-src" && env CARGO_HOME="$clients_compiled/cargo-home" RUSTC=/usr/bin/rustc \
+            (cd "$clients_compiled/rust-src" && env CARGO_HOME="$clients_compiled/cargo-home" RUSTC=/usr/bin/rustc CARGO_INCREMENTAL=0 \
                /usr/bin/cargo build --offline --target-dir "$clients_compiled/rust-target") &&
             cp "$clients_compiled/rust-target/debug/tokio_postgres_client" "$out.tmp" ;;
       esac && mv "$out.tmp" "$out"
@@ -69,7 +69,11 @@ clients_compile() {
       tail -20 "$log" | sed 's/^/   /'; echo "   $lang: the compile failed (see $log)"
       PROGRAMS_BAD=$((PROGRAMS_BAD + 1)); return 1
     fi
-    echo "   ($lang compile: $((SECONDS - start)) s, waits on other runs' compiles included)"
+    if grep -qx "compiled by another run meanwhile" "$log"; then
+      echo "   ($lang: $((SECONDS - start)) s waiting for another run's compile of it)"
+    else
+      echo "   ($lang compile: $((SECONDS - start)) s)"
+    fi
   else
     echo "   ($lang: compiled before, $out)"
   fi
