@@ -56,7 +56,11 @@ clients_compile() {
              GOCACHE="$clients_compiled/go-cache" go build -o "$out.tmp" .) ;;
         rust)
           # A copy (cargo writes Cargo.lock beside Cargo.toml), new times so that cargo
-          # sees the change; one target directory, so the crates compile once.
+          # sees the change; one target directory, so the crates compile once, emptied
+          # past 1 GB (each toolchain or profile adds its own copy of them).
+          if [ "$(du -sm "$clients_compiled/rust-target" 2>/dev/null | cut -f1)" -gt 1024 ] 2>/dev/null; then
+            rm -rf "$clients_compiled/rust-target"
+          fi
           rm -rf "$clients_compiled/rust-src" && mkdir "$clients_compiled/rust-src" &&
             (cd "$src" && tar --exclude=./target --exclude=./Cargo.lock -cf - .) | (cd "$clients_compiled/rust-src" && tar -xmf -) &&
             (cd "$clients_compiled/rust-src" && env CARGO_HOME="$clients_compiled/cargo-home" RUSTC=/usr/bin/rustc CARGO_INCREMENTAL=0 \
