@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Real client drivers against the extension (test/clients): psycopg 3,
 # psycopg2, asyncpg, node-postgres with the npm reference ID libraries (ulid,
-# uuid, tsid-ts) and pgjdbc, each a program that prints "ok N" / "not ok N"
-# lines; plus the check that docs/clients.md's recipes are the code these
-# programs run. The clients are the host's; a chroot's server is reached through
+# uuid, tsid-ts), pgjdbc, pgx (Go) and tokio-postgres (Rust), each a program
+# that prints "ok N" / "not ok N" lines; plus the check that docs/clients.md's
+# recipes are the code these programs run. The Go and Rust programs are compiled
+# once per change of their sources or toolchain (Debian's packages, offline), into
+# $ULID_TSID_CACHE/clients/, one compile at a time: majors running side by side
+# share the binary. The clients are the host's; a chroot's server is reached through
 # its socket directory under the chroot, pgjdbc (TCP only) through 127.0.0.1.
 #   PG_MAJOR=17 bash scripts/suites/clients.sh   (after scripts/suites/build.sh)
 set -uo pipefail
@@ -23,6 +26,66 @@ clients_npm() {
     (cd "$dir" && npm ci --no-audit --no-fund) >"$LOGS/clients-npm.log" 2>&1 &&
       cp "$dir/package-lock.json" "$stamp"
   ) 8>"$LOGS/clients-npm.lock"
+}
+
+# clients_compile LANG: the program of test/clients/LANG (go, rust), compiled unless
+# the cache holds it for these sources and toolchain; sets BINARY to its path.
+# Prints how long the compile took (or that the cache had it).
+clients_compiled="$ULID_TSID_CACHE/clients"
+clients_compile() {
+  local lang="$1" src="$clients_dir/$1" key out start=$SECONDS rc
+  local log="$LOGS/clients-$lang-compile-$PG_MAJOR.log"
+  mkdir -p "$clients_compiled" || return 1
+  # The key: the sources, the compiler and the packaged libraries.
+  key="$({
+    (cd "$src" && find . -type f -not -path './target/*' -not -name Cargo.lock -print0 | sort -z | xargs -0 sha256sum)
+    case "$lang" in
+      go) go version; dpkg-query -W -f '${Package} ${Version}\n' 'golang-github-jackc-*' ;;
+      rust) /usr/bin/rustc -V; /usr/bin/cargo -V; ls /usr/share/cargo/registry ;;
+    esac
+  } 2>&1 | sha256sum | cut -c1-16)"
+  out="$clients_compiled/$lang-$key/client"
+  if [ ! -x "$out" ]; then
+    (
+      flock 8
+      [ -x "$out" ] && { echo "compiled by another run meanwhile"; exit 0; }
+      mkdir -p "${out%/*}" || exit 1
+      case "$lang" in
+        go)
+          (cd "$src" && env GOPATH=/usr/share/gocode GO111MODULE=off GOPROXY=off GOFLAGS= GOENV=off \
+             GOCACHE="$clients_compiled/go-cache" go build -o "$out.tmp" .) ;;
+        rust)
+          # A copy (cargo writes Cargo.lock beside Cargo.toml), new times so that cargo
+          # sees the change; one target directory, so the crates compile once, emptied
+          # past 1 GB (each toolchain or profile adds its own copy of them).
+          if [ "$(du -sm "$clients_compiled/rust-target" 2>/dev/null | cut -f1)" -gt 1024 ] 2>/dev/null; then
+            rm -rf "$clients_compiled/rust-target"
+          fi
+          rm -rf "$clients_compiled/rust-src" && mkdir "$clients_compiled/rust-src" &&
+            (cd "$src" && tar --exclude=./target --exclude=./Cargo.lock -cf - .) | (cd "$clients_compiled/rust-src" && tar -xmf -) &&
+            (cd "$clients_compiled/rust-src" && env CARGO_HOME="$clients_compiled/cargo-home" RUSTC=/usr/bin/rustc CARGO_INCREMENTAL=0 \
+               /usr/bin/cargo build --offline --target-dir "$clients_compiled/rust-target") &&
+            cp "$clients_compiled/rust-target/debug/tokio_postgres_client" "$out.tmp" ;;
+      esac && mv "$out.tmp" "$out"
+    ) 8>>"$clients_compiled/compile.lock" >"$log" 2>&1
+    rc=$?
+    if [ "$rc" -ne 0 ]; then
+      tail -20 "$log" | sed 's/^/   /'; echo "   $lang: the compile failed (see $log)"
+      PROGRAMS_BAD=$((PROGRAMS_BAD + 1)); return 1
+    fi
+    if grep -qx "compiled by another run meanwhile" "$log"; then
+      echo "   ($lang: $((SECONDS - start)) s waiting for another run's compile of it)"
+    else
+      echo "   ($lang compile: $((SECONDS - start)) s)"
+    fi
+  else
+    echo "   ($lang: compiled before, $out)"
+  fi
+  # Binaries of other sources unused for two weeks go.
+  find "$clients_compiled" -mindepth 1 -maxdepth 1 -name "$lang-*" -not -name "$lang-$key" -not -name '*-cache' \
+    -not -name '*-src' -not -name '*-target' -mtime +14 -exec rm -rf {} + 2>/dev/null
+  touch "${out%/*}"
+  BINARY="$out"
 }
 
 # clients_run NAME COMMAND...: runs in test/clients against a database of its
@@ -45,5 +108,7 @@ else
   tail -20 "$LOGS/clients-npm.log"; echo "   npm ci failed (see $LOGS/clients-npm.log)"; PROGRAMS_BAD=$((PROGRAMS_BAD + 1))
 fi
 clients_run pgjdbc java -cp /usr/share/java/postgresql.jar JdbcClient.java
+clients_compile go && clients_run pgx "$BINARY"
+clients_compile rust && clients_run tokio-postgres "$BINARY"
 cluster_stop clients
 tally clients "$PROGRAMS_OK" "$PROGRAMS_BAD"

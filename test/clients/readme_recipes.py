@@ -27,7 +27,8 @@ def snippets():
     """{(relative path, name): code} from the test programs in DIRS."""
     found = {}
     for path in sorted(p for d in DIRS for p in (ROOT / d).rglob("*")):
-        if "node_modules" in path.parts or path.suffix not in (".py", ".js", ".java", ".rb", ".prisma"):
+        if "node_modules" in path.parts or "target" in path.parts or \
+                path.suffix not in (".py", ".js", ".java", ".rb", ".prisma", ".go", ".rs"):
             continue
         rel, name, lines = str(path.relative_to(ROOT)), None, []
         for line in path.read_text().splitlines():
