@@ -191,8 +191,9 @@ upg_new_sql="SELECT extversion = '$upg_current' FROM pg_extension WHERE extname 
   SELECT current_setting('ulid_tsid.library_version') = '$upg_current';
   SELECT uuid_extract_version(uuidv4()) = 4 AND (ulid_tsid_status()).node_bits IS NOT NULL"
 upg_ip_pass=0; upg_ip_fail=0; upg_ip_start=$SECONDS
-upg_ip() {  # upg_ip LABEL t|f
-  if [ "$2" = t ]; then upg_ip_pass=$((upg_ip_pass + 1)); echo "   ok   $1"; else upg_ip_fail=$((upg_ip_fail + 1)); echo "   FAIL $1"; fi
+upg_ip() {  # upg_ip LABEL t|f: a failure shows what psql printed ($upg_out)
+  if [ "$2" = t ]; then upg_ip_pass=$((upg_ip_pass + 1)); echo "   ok   $1"
+  else upg_ip_fail=$((upg_ip_fail + 1)); echo "   FAIL $1"; printf '%s\n' "$upg_out" | sed 's/^/      /'; fi
 }
 upg_tf() { if "$@"; then echo t; else echo f; fi; }
 upg_cleanup() { cluster_stop inplace 2>/dev/null; cluster_stop inplace_nopreload 2>/dev/null; rm -rf "$upg_tree"; suite_end; }
@@ -200,12 +201,13 @@ trap upg_cleanup EXIT
 if upg_old_build && upg_make_tree && upg_install "$upg_old_src" "$LOGS/upgrade-$PG_MAJOR-inplace-install-0.3.0.log" &&
    CLUSTER_POSTGRES="$upg_postgres" cluster_start inplace 55434 "shared_preload_libraries = 'ulid_tsid'"; then
   upg_out=$(upg_sql postgres -c "CREATE EXTENSION ulid_tsid" -c "CREATE TABLE keys (kind text, u ulid, t tsid, v uuid)" \
-    -c "$(printf "$upg_keys_sql" old)" -c "SELECT extversion FROM pg_extension WHERE extname = 'ulid_tsid'")
-  upg_ip "preloaded 0.3.0 (built from $upg_old_rev) runs, with keys made (${upg_out//$'\n'/ })" "$(upg_tf [ "$upg_out" = 0.3.0 ])"
+    -c "$(printf "$upg_keys_sql" old)" -c "SELECT extversion FROM pg_extension WHERE extname = 'ulid_tsid'" \
+    -c "SELECT default_version FROM pg_available_extensions WHERE name = 'ulid_tsid'")
+  upg_ip "preloaded 0.3.0 (built from $upg_old_rev) runs from the private installation, with keys made (${upg_out//$'\n'/ })" \
+    "$(upg_tf [ "$upg_out" = $'0.3.0\n0.3.0' ])"
   # Today's files over the running server's, then the update without a restart.
   upg_install "$PG_SRC" "$LOGS/upgrade-$PG_MAJOR-inplace-install-now.log"
   upg_out=$(upg_sql postgres -c "ALTER EXTENSION ulid_tsid UPDATE")
-  echo "$upg_out" | sed 's/^/      /'
   upg_ip "preloaded 0.3.0, new files, no restart: ALTER EXTENSION UPDATE stops with ERROR 55000, says the library is older than $upg_current" \
     "$(upg_tf upg_has "$upg_out" "ERROR:  55000: .*library.*older than $upg_current")"
   upg_ip "... and its hint says: restart the server, then update again" \
@@ -216,9 +218,10 @@ if upg_old_build && upg_make_tree && upg_install "$upg_old_src" "$LOGS/upgrade-$
   upg_ip "... and CREATE EXTENSION ulid_tsid in another database stops with the same error (55000, restart, then CREATE EXTENSION)" \
     "$(upg_tf upg_has "$upg_out" "HINT:  Restart the server .*CREATE EXTENSION ulid_tsid again")"
   (cd / && pg_as_postgres "$PG_BINDIR/pg_ctl" -p "$upg_postgres" -D "$(pg_inside "$(cluster_dir inplace)")/data" -w -t 60 restart) >/dev/null
-  upg_out=$(upg_sql postgres -c "ALTER EXTENSION ulid_tsid UPDATE" -c "$(printf "$upg_keys_sql" new)" -c "$upg_new_sql" -c "$upg_above_sql")
-  upg_ip "after a restart the update succeeds, 0.4.0's functions work, new keys sort above 0.3.0's (${upg_out//$'\n'/ })" \
-    "$(upg_tf [ "$upg_out" = $'t\nt\nt\nt' ])"
+  upg_out=$(upg_sql postgres -c "ALTER EXTENSION ulid_tsid UPDATE" -c "$(printf "$upg_keys_sql" new)" -c "$upg_new_sql" -c "$upg_above_sql" \
+    -c "SELECT preloaded FROM ulid_tsid_status()")
+  upg_ip "after a restart the update succeeds, 0.4.0's functions work, new keys sort above 0.3.0's, the library is preloaded (${upg_out//$'\n'/ })" \
+    "$(upg_tf [ "$upg_out" = $'t\nt\nt\nt\nt' ])"
   upg_out=$(upg_sql upg_inplace_new -c "CREATE EXTENSION ulid_tsid" -c "SELECT extversion FROM pg_extension WHERE extname = 'ulid_tsid'")
   upg_ip "... and so does CREATE EXTENSION ulid_tsid in the other database" "$(upg_tf [ "$upg_out" = "$upg_current" ])"
   cluster_stop inplace
@@ -230,8 +233,10 @@ fi
 if upg_make_tree && upg_install "$upg_old_src" "$LOGS/upgrade-$PG_MAJOR-inplace-install-0.3.0.log" &&
    CLUSTER_POSTGRES="$upg_postgres" cluster_start inplace_nopreload 55435; then
   upg_out=$(upg_sql postgres -c "CREATE EXTENSION ulid_tsid" -c "CREATE TABLE keys (kind text, u ulid, t tsid, v uuid)" \
-    -c "$(printf "$upg_keys_sql" old)" -c "SELECT extversion FROM pg_extension WHERE extname = 'ulid_tsid'")
-  upg_ip "0.3.0 without preload runs, with keys made" "$(upg_tf [ "$upg_out" = 0.3.0 ])"
+    -c "$(printf "$upg_keys_sql" old)" -c "SELECT extversion FROM pg_extension WHERE extname = 'ulid_tsid'" \
+    -c "SELECT default_version FROM pg_available_extensions WHERE name = 'ulid_tsid'")
+  upg_ip "0.3.0 without preload runs from the private installation, with keys made (${upg_out//$'\n'/ })" \
+    "$(upg_tf [ "$upg_out" = $'0.3.0\n0.3.0' ])"
   upg_go="$upg_tree.go"; rm -f "$upg_go"
   { echo "SET application_name = 'upg_stale'; SELECT generate_ulid() IS NOT NULL;"
     for _ in $(seq 600); do [ -e "$upg_go" ] && break; sleep 0.1; done
@@ -243,7 +248,7 @@ if upg_make_tree && upg_install "$upg_old_src" "$LOGS/upgrade-$PG_MAJOR-inplace-
   done
   upg_install "$PG_SRC" "$LOGS/upgrade-$PG_MAJOR-inplace-install-now.log"
   touch "$upg_go"; wait "$upg_stale"; rm -f "$upg_go"
-  upg_out=$(cat "$LOGS/upgrade-$PG_MAJOR-inplace-stale.log"); echo "$upg_out" | sed 's/^/      /'
+  upg_out=$(cat "$LOGS/upgrade-$PG_MAJOR-inplace-stale.log")
   upg_ip "not preloaded, new files: a session that had loaded 0.3.0's library gets ERROR 55000 and the hint of a new session" \
     "$(upg_tf upg_has "$upg_out" "HINT:  Run ALTER EXTENSION ulid_tsid UPDATE from a new session")"
   upg_out=$(upg_sql postgres -c "ALTER EXTENSION ulid_tsid UPDATE" -c "$(printf "$upg_keys_sql" new)" -c "$upg_new_sql" -c "$upg_above_sql")
