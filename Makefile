@@ -33,6 +33,9 @@ REGRESS = install $(sort $(filter-out install,$(REGRESS_TESTS)))
 PG_CXXFLAGS = -std=c++17 -fno-exceptions -fno-rtti -Wall -Wextra -Wno-unused-parameter \
               -Wno-missing-field-initializers -Wno-register $(EXTRA_CXXFLAGS)
 SHLIB_LINK = -lsodium -lstdc++
+# The library reports its version (ulid_tsid.library_version, src/pg/module.cpp);
+# the scripts refuse to run against an older library.
+PG_CPPFLAGS = -DULID_TSID_VERSION='"$(EXTVERSION)"'
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -46,6 +49,7 @@ sql/$(MAIN_EXTENSION)--$(EXTVERSION).sql: $(SQL_SOURCES) src/sql/expand.awk
 	awk -f src/sql/expand.awk $(SQL_SOURCES) > $@
 
 $(OBJS): $(wildcard src/core/*.hpp src/pg/*.hpp)
+src/pg/module.o: Makefile
 
 # Unit tests, sanitizers, fuzzing and benchmarks of the core: each in its own
 # fragment, building under build/ so they never mix with the server objects.

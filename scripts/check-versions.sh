@@ -2,8 +2,9 @@
 # The extension's version lives in one place, EXTVERSION in the Makefile; every
 # other place that names it must agree: the control file's default_version,
 # META.json (its version and each provides.*.version), debian/changelog's top
-# entry (upstream part) and the scripts in sql/ (the current version's script is
-# built, never frozen there; every frozen release reaches the current version
+# entry (upstream part), the library version the install script needs
+# (src/sql/01_library.sql) and the scripts in sql/ (the current version's script
+# is built, never frozen there; every frozen release reaches the current version
 # through upgrade scripts). One line per check, "ok" or "FAIL"; exit 1 on any
 # FAIL. Run from the top of a checkout or of an unpacked distribution; needs
 # python3 for META.json and dpkg-parsechangelog for debian/changelog.
@@ -36,6 +37,10 @@ if [ -f debian/changelog ]; then
   deb_upstream=${deb_version#*:}; deb_upstream=${deb_upstream%-*}
   check "debian/changelog top entry ($deb_version), upstream part" "$current" "$deb_upstream"
 fi
+
+# The install script refuses a library older than itself (src/sql/01_library.sql).
+check "src/sql/01_library.sql: the library version it needs" "$current" \
+  "$(sed -n "s/^ *needed pg_catalog.text := '\([^']*\)'.*/\1/p" src/sql/01_library.sql)"
 
 # Frozen scripts: a release's install script is never the current version's
 # (that one is built from src/sql/), and each one reaches the current version.

@@ -3,6 +3,52 @@
 \echo Use "ALTER EXTENSION ulid_tsid UPDATE" to load this file. \quit
 
 -- ---------------------------------------------------------------------------
+-- The library first, before anything else (as src/sql/01_library.sql does for
+-- a fresh install): a server that preloads ulid_tsid runs the library its
+-- postmaster loaded at start until it restarts, and a session keeps the library
+-- it loaded first; 0.3.0's lacks the C functions this update creates, and the
+-- update would stop halfway with "could not find function ... in file". The
+-- library of 0.4.0 and later sets ulid_tsid.library_version (PGC_INTERNAL).
+-- ---------------------------------------------------------------------------
+
+LOAD 'MODULE_PATHNAME';
+
+DO $library$
+DECLARE
+  needed pg_catalog.text := '0.4.0';  -- this script's version (scripts/check-versions.sh)
+  running pg_catalog.text;
+  preloaded boolean;
+BEGIN
+  SELECT s.setting INTO running FROM pg_catalog.pg_settings s
+   WHERE s.name OPERATOR(pg_catalog.=) 'ulid_tsid.library_version' AND s.context OPERATOR(pg_catalog.=) 'internal';
+  IF (pg_catalog.regexp_match(running, '^(\d+)\.(\d+)\.(\d+)'))::pg_catalog.int4[]
+       OPERATOR(pg_catalog.>=) (pg_catalog.regexp_match(needed, '^(\d+)\.(\d+)\.(\d+)'))::pg_catalog.int4[] THEN
+    RETURN;
+  END IF;
+  preloaded := pg_catalog.current_setting('shared_preload_libraries')
+    OPERATOR(pg_catalog.~) '(^|[\s,"/])ulid_tsid(\.so)?($|[\s,"])';
+  RAISE EXCEPTION USING ERRCODE := 'object_not_in_prerequisite_state',
+    MESSAGE := pg_catalog.format('ulid_tsid cannot be updated to %s while %s runs an older ulid_tsid library (%s)', needed,
+      CASE WHEN preloaded THEN 'the server' ELSE 'this session' END,
+      CASE WHEN running IS NULL THEN 'older than ' OPERATOR(pg_catalog.||) needed ELSE 'version ' OPERATOR(pg_catalog.||) running END),
+    DETAIL := CASE WHEN preloaded THEN
+        'The server preloads it (shared_preload_libraries): every session runs the library the server loaded at its start, '
+        'whatever files were installed since, and that one lacks functions ulid_tsid ' OPERATOR(pg_catalog.||) needed
+        OPERATOR(pg_catalog.||) ' needs. Nothing was changed.'
+      ELSE
+        'A session keeps the library it loaded first, whatever files were installed since (or the library file on the '
+        'server is older), and that one lacks functions ulid_tsid ' OPERATOR(pg_catalog.||) needed
+        OPERATOR(pg_catalog.||) ' needs. Nothing was changed.' END,
+    HINT := CASE WHEN preloaded THEN
+        'Restart the server so that it loads the new library (install the new version''s files first, if not done), '
+        'then run ALTER EXTENSION ulid_tsid UPDATE again.'
+      ELSE
+        'Run ALTER EXTENSION ulid_tsid UPDATE from a new session. If it fails there too, the library installed on the server '
+        'is older: install the new version''s files first.' END;
+END
+$library$;
+
+-- ---------------------------------------------------------------------------
 -- Objects in the way, before anything is created (as src/sql/05_conflicts.sql
 -- does for a fresh install): the functions this update adds with only core
 -- argument types (uuidv4(), the mark's three), so that a user's own uuidv4()

@@ -8,7 +8,8 @@
 #   pg_as_postgres CMD... the same as the postgres user (initdb refuses root)
 #   cluster_start NAME PORT [postgresql.conf lines...]  -> exports PGHOST PGPORT PGUSER
 #                 PGDATABASE, usable from the host and from inside (the socket directory
-#                 is under the chroot)
+#                 is under the chroot); CLUSTER_POSTGRES=PATH starts that postgres binary
+#                 (pg_ctl -p) instead of the server's own
 #   cluster_stop NAME, cluster_dir NAME
 
 # The directory a command inside starts in: the current one when it is under the
@@ -72,7 +73,7 @@ cluster_start() {  # cluster_start NAME PORT [postgresql.conf lines...]
     echo "log_min_messages = warning"
     for line in "$@"; do echo "$line"; done
   } >>"$dir/data/postgresql.conf"
-  (cd / && pg_as_postgres "$PG_BINDIR/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start) >/dev/null ||
+  (cd / && pg_as_postgres "$PG_BINDIR/pg_ctl" ${CLUSTER_POSTGRES:+-p "$CLUSTER_POSTGRES"} -D "$dir/data" -l "$dir/server.log" -w -t 60 start) >/dev/null ||
     { tail -5 "$dir/server.log"; return 1; }
   export PGHOST="$dir" PGPORT="$port" PGUSER=postgres PGDATABASE=postgres
 }

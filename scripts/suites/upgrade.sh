@@ -133,3 +133,131 @@ else
 fi
 cluster_stop upgrade
 tally upgrade "$upg_pass" "$upg_fail"
+
+# Installing the new files over a running server, as DBAs do (docs/upgrading.md,
+# "The order"): 0.3.0 (its last commit, built once from git in a tree of its own,
+# the one test/bench's comparisons use) is installed into a private copy of this
+# major's installation, whose postmaster preloads it; today's files are installed
+# over them with the server running. ALTER EXTENSION ulid_tsid UPDATE (and CREATE
+# EXTENSION) must then stop with the scripts' own error and hint, change nothing,
+# and succeed after a restart; without preload, a new session updates at once and
+# a session that had loaded the old library gets the same error. The copy: the
+# server's bin/postgres copied (it finds its lib and share directories relative
+# to itself), every other file of its lib and share directories a symbolic link,
+# ulid_tsid's own files left out; `make install DESTDIR=` puts each version's
+# files there. The server's own installation is never touched.
+upg_old_rev=3c2b641
+if [ -n "$PG_CHROOT" ]; then upg_old_src="$PG_CHROOT/build/ulid_tsid-$PG_KEY-$PG_MAJOR-v030"; else upg_old_src="$ROOT/build/v030-$PG_MAJOR"; fi
+upg_tree="$CLUSTERS/inplace-install"          # the private installation, seen from the host
+upg_tree_in="$(pg_inside "$upg_tree")"       # ... and where the server runs
+upg_bindir="$(pg_in "$PG_CONFIG" --bindir)"
+upg_postgres="$upg_tree_in$upg_bindir/postgres"
+upg_old_build() {  # 0.3.0 built in its own tree (kept between runs)
+  local rev; rev="$(git -C "$ROOT" rev-parse "$upg_old_rev")" || return 1
+  if [ "$(cat "$upg_old_src/.rev" 2>/dev/null)" != "$rev" ] || [ ! -f "$upg_old_src/ulid_tsid.so" ]; then
+    rm -rf "$upg_old_src"; mkdir -p "$upg_old_src"
+    git -C "$ROOT" archive "$rev" | tar -x -C "$upg_old_src" || return 1
+    (cd "$upg_old_src" && pg_in nice sh -c "make -j2 PG_CONFIG=$PG_CONFIG") >"$LOGS/build-v030-$PG_MAJOR.log" 2>&1 ||
+      { tail -20 "$LOGS/build-v030-$PG_MAJOR.log"; return 1; }
+    echo "$rev" >"$upg_old_src/.rev"
+  fi
+}
+upg_make_tree() {  # the private installation, without ulid_tsid
+  mkdir -p "$CLUSTERS"
+  # shellcheck disable=SC2016
+  pg_in sh -c 't=$1; bin=$2; lib=$("$PG_CONFIG" --pkglibdir); share=$("$PG_CONFIG" --sharedir)
+    rm -rf "$t" && mkdir -p "$t$bin" "$(dirname "$t$lib")" "$(dirname "$t$share")" &&
+    cp -p "$bin/postgres" "$t$bin/postgres" && cp -rs "$lib" "$t$lib" && cp -rs "$share" "$t$share" &&
+    find "$t$lib" "$t$share" -name "*ulid_tsid*" -prune -exec rm -rf {} +' sh "$upg_tree_in" "$upg_bindir"
+}
+upg_install() {  # upg_install TREE LOG: make install of the built TREE into the private installation
+  if [ -z "$PG_CHROOT" ]; then
+    (cd "$1" && flock /tmp/ulid_tsid.make.lock make install DESTDIR="$upg_tree_in" PG_CONFIG="$PG_CONFIG") >"$2" 2>&1
+  else
+    (cd "$1" && pg_in make install DESTDIR="$upg_tree_in" PG_CONFIG="$PG_CONFIG") >"$2" 2>&1
+  fi || { tail -5 "$2"; return 1; }
+}
+upg_sql() {  # upg_sql DB SQL...: psql with the error's SQLSTATE, hint and detail; stdout and stderr together
+  local db="$1"; shift
+  psql -qXAt -v ON_ERROR_STOP=1 -v VERBOSITY=verbose -d "$db" "$@" 2>&1
+}
+upg_has() { printf '%s\n' "$1" | grep -q -- "$2"; }  # upg_has TEXT PATTERN (grep -e)
+upg_keys_sql="INSERT INTO keys (kind, u, t, v) SELECT '%s', generate_ulid(), generate_tsid(), generate_uuidv7() FROM generate_series(1, 100)"
+upg_above_sql="SELECT (SELECT min(u) FROM keys WHERE kind = 'new') > (SELECT max(u) FROM keys WHERE kind = 'old')
+  AND (SELECT min(t) FROM keys WHERE kind = 'new') > (SELECT max(t) FROM keys WHERE kind = 'old')
+  AND (SELECT v FROM keys WHERE kind = 'new' ORDER BY v LIMIT 1) > (SELECT v FROM keys WHERE kind = 'old' ORDER BY v DESC LIMIT 1)
+  AND (SELECT count(*) FROM keys) = 200"
+upg_new_sql="SELECT extversion = '$upg_current' FROM pg_extension WHERE extname = 'ulid_tsid';
+  SELECT current_setting('ulid_tsid.library_version') = '$upg_current';
+  SELECT uuid_extract_version(uuidv4()) = 4 AND (ulid_tsid_status()).node_bits IS NOT NULL"
+upg_ip_pass=0; upg_ip_fail=0; upg_ip_start=$SECONDS
+upg_ip() {  # upg_ip LABEL t|f: a failure shows what psql printed ($upg_out)
+  if [ "$2" = t ]; then upg_ip_pass=$((upg_ip_pass + 1)); echo "   ok   $1"
+  else upg_ip_fail=$((upg_ip_fail + 1)); echo "   FAIL $1"; printf '%s\n' "$upg_out" | sed 's/^/      /'; fi
+}
+upg_tf() { if "$@"; then echo t; else echo f; fi; }
+upg_cleanup() { cluster_stop inplace 2>/dev/null; cluster_stop inplace_nopreload 2>/dev/null; rm -rf "$upg_tree"; suite_end; }
+trap upg_cleanup EXIT
+if upg_old_build && upg_make_tree && upg_install "$upg_old_src" "$LOGS/upgrade-$PG_MAJOR-inplace-install-0.3.0.log" &&
+   CLUSTER_POSTGRES="$upg_postgres" cluster_start inplace 55434 "shared_preload_libraries = 'ulid_tsid'"; then
+  upg_out=$(upg_sql postgres -c "CREATE EXTENSION ulid_tsid" -c "CREATE TABLE keys (kind text, u ulid, t tsid, v uuid)" \
+    -c "$(printf "$upg_keys_sql" old)" -c "SELECT extversion FROM pg_extension WHERE extname = 'ulid_tsid'" \
+    -c "SELECT default_version FROM pg_available_extensions WHERE name = 'ulid_tsid'")
+  upg_ip "preloaded 0.3.0 (built from $upg_old_rev) runs from the private installation, with keys made (${upg_out//$'\n'/ })" \
+    "$(upg_tf [ "$upg_out" = $'0.3.0\n0.3.0' ])"
+  # Today's files over the running server's, then the update without a restart.
+  upg_install "$PG_SRC" "$LOGS/upgrade-$PG_MAJOR-inplace-install-now.log"
+  upg_out=$(upg_sql postgres -c "ALTER EXTENSION ulid_tsid UPDATE")
+  upg_ip "preloaded 0.3.0, new files, no restart: ALTER EXTENSION UPDATE stops with ERROR 55000, says the library is older than $upg_current" \
+    "$(upg_tf upg_has "$upg_out" "ERROR:  55000: .*library.*older than $upg_current")"
+  upg_ip "... and its hint says: restart the server, then update again" \
+    "$(upg_tf upg_has "$upg_out" "HINT:  Restart the server .*ALTER EXTENSION ulid_tsid UPDATE again")"
+  upg_out=$(upg_sql postgres -c "SELECT extversion FROM pg_extension WHERE extname = 'ulid_tsid'" -c "SELECT generate_ulid() IS NOT NULL AND generate_tsid() IS NOT NULL")
+  upg_ip "... and the extension is still 0.3.0 and makes keys" "$(upg_tf [ "$upg_out" = $'0.3.0\nt' ])"
+  upg_out=$(psql -qX -c "CREATE DATABASE upg_inplace_new" 2>&1 && upg_sql upg_inplace_new -c "CREATE EXTENSION ulid_tsid")
+  upg_ip "... and CREATE EXTENSION ulid_tsid in another database stops with the same error (55000, restart, then CREATE EXTENSION)" \
+    "$(upg_tf upg_has "$upg_out" "HINT:  Restart the server .*CREATE EXTENSION ulid_tsid again")"
+  (cd / && pg_as_postgres "$PG_BINDIR/pg_ctl" -p "$upg_postgres" -D "$(pg_inside "$(cluster_dir inplace)")/data" -w -t 60 restart) >/dev/null
+  upg_out=$(upg_sql postgres -c "ALTER EXTENSION ulid_tsid UPDATE" -c "$(printf "$upg_keys_sql" new)" -c "$upg_new_sql" -c "$upg_above_sql" \
+    -c "SELECT preloaded FROM ulid_tsid_status()")
+  upg_ip "after a restart the update succeeds, 0.4.0's functions work, new keys sort above 0.3.0's, the library is preloaded (${upg_out//$'\n'/ })" \
+    "$(upg_tf [ "$upg_out" = $'t\nt\nt\nt\nt' ])"
+  upg_out=$(upg_sql upg_inplace_new -c "CREATE EXTENSION ulid_tsid" -c "SELECT extversion FROM pg_extension WHERE extname = 'ulid_tsid'")
+  upg_ip "... and so does CREATE EXTENSION ulid_tsid in the other database" "$(upg_tf [ "$upg_out" = "$upg_current" ])"
+  cluster_stop inplace
+else
+  upg_ip "a preloaded 0.3.0 from $upg_old_rev in a private copy of the installation (logs: $LOGS/build-v030-$PG_MAJOR.log, $LOGS/upgrade-$PG_MAJOR-inplace-*)" f
+fi
+# Without preload: a session that loaded 0.3.0's library before the new files came
+# keeps it (the same error, its hint: a new session); a new session updates.
+if upg_make_tree && upg_install "$upg_old_src" "$LOGS/upgrade-$PG_MAJOR-inplace-install-0.3.0.log" &&
+   CLUSTER_POSTGRES="$upg_postgres" cluster_start inplace_nopreload 55435; then
+  upg_out=$(upg_sql postgres -c "CREATE EXTENSION ulid_tsid" -c "CREATE TABLE keys (kind text, u ulid, t tsid, v uuid)" \
+    -c "$(printf "$upg_keys_sql" old)" -c "SELECT extversion FROM pg_extension WHERE extname = 'ulid_tsid'" \
+    -c "SELECT default_version FROM pg_available_extensions WHERE name = 'ulid_tsid'")
+  upg_ip "0.3.0 without preload runs from the private installation, with keys made (${upg_out//$'\n'/ })" \
+    "$(upg_tf [ "$upg_out" = $'0.3.0\n0.3.0' ])"
+  upg_go="$upg_tree.go"; rm -f "$upg_go"
+  { echo "SET application_name = 'upg_stale'; SELECT generate_ulid() IS NOT NULL;"
+    for _ in $(seq 600); do [ -e "$upg_go" ] && break; sleep 0.1; done
+    echo "ALTER EXTENSION ulid_tsid UPDATE;"; } | upg_sql postgres -f - >"$LOGS/upgrade-$PG_MAJOR-inplace-stale.log" &
+  upg_stale=$!
+  for _ in $(seq 300); do
+    [ "$(psql -qXAt -c "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'upg_stale' AND state = 'idle' AND query LIKE '%generate_ulid%'")" = 1 ] && break
+    sleep 0.1
+  done
+  upg_install "$PG_SRC" "$LOGS/upgrade-$PG_MAJOR-inplace-install-now.log"
+  touch "$upg_go"; wait "$upg_stale"; rm -f "$upg_go"
+  upg_out=$(cat "$LOGS/upgrade-$PG_MAJOR-inplace-stale.log")
+  upg_ip "not preloaded, new files: a session that had loaded 0.3.0's library gets ERROR 55000 and the hint of a new session" \
+    "$(upg_tf upg_has "$upg_out" "HINT:  Run ALTER EXTENSION ulid_tsid UPDATE from a new session")"
+  upg_out=$(upg_sql postgres -c "ALTER EXTENSION ulid_tsid UPDATE" -c "$(printf "$upg_keys_sql" new)" -c "$upg_new_sql" -c "$upg_above_sql")
+  upg_ip "... and a new session updates without a restart, 0.4.0's functions work, new keys sort above 0.3.0's (${upg_out//$'\n'/ })" \
+    "$(upg_tf [ "$upg_out" = $'t\nt\nt\nt' ])"
+  cluster_stop inplace_nopreload
+else
+  upg_ip "0.3.0 without preload in a private copy of the installation (logs: $LOGS/upgrade-$PG_MAJOR-inplace-*)" f
+fi
+rm -rf "$upg_tree"; trap suite_end EXIT
+echo "   upgrade in place: $((SECONDS - upg_ip_start)) s"
+tally "upgrade in place" "$upg_ip_pass" "$upg_ip_fail"
