@@ -28,10 +28,11 @@ inline void ulid_store_tick(std::uint64_t tick, const std::uint8_t* random, std:
 using UlidGenerator = ClockTickGenerator<kUlidFractionBits, ulid_store_tick>;
 static_assert(UlidGenerator::kRandomBytes == kUlidTailBytes);
 
-// generate_ulid_monotonic(): the ULID spec's monotonic mode, per process. A new
-// millisecond draws 80 fresh random bits; the same millisecond (or a clock that
-// went back) takes the previous value plus one; when that would overflow the 80
-// bits it fails rather than wrap.
+// generate_ulid_monotonic(): the ULID spec's monotonic mode. A new millisecond
+// draws 80 fresh random bits; the same millisecond (or a clock that went back)
+// takes the previous value plus one; when that would overflow the 80 bits it
+// fails rather than wrap. One generator is one sequence: a backend's own, or
+// (GuardedUlidMonotonic below) one in shared memory for every backend.
 //
 // A floor (start_above_ms(), from a persisted mark) makes a clock reading at or
 // below it read as the millisecond after it: values continue from there, by
@@ -92,6 +93,43 @@ class UlidMonotonicGenerator {
   std::int64_t last_ms_ = -1;  // ulid_time_ms(last_), kept apart: cheaper than reading the bytes
   bool has_last_ = false;
   std::uint8_t last_[16] = {};
+};
+
+// One UlidMonotonicGenerator that several callers share (cluster-wide when
+// preloaded: it lives in shared memory): each operation runs under `Lock`,
+// which has noexcept lock() and unlock() (the Postgres skin's spinlock). Only
+// the generator's few instructions run under it: callers draw the random bytes
+// before, always (whether the shared state needs them is known only under the
+// lock), and report failures after.
+template <typename Lock>
+class GuardedUlidMonotonic {
+ public:
+  // `value_ms` gets the millisecond of the value written (read under the lock:
+  // the generator may have moved on by the time the caller looks).
+  GenerateStatus next(ClockMs now, const std::uint8_t random[kUlidRandomBytes], std::uint8_t out[16],
+                      std::int64_t* value_ms) noexcept {
+    lock_.lock();
+    const GenerateStatus status = generator_.next(now, random, out);
+    *value_ms = generator_.last_ms();
+    lock_.unlock();
+    return status;
+  }
+
+  void start_above_ms(std::int64_t ms) noexcept {
+    lock_.lock();
+    generator_.start_above_ms(ms);
+    lock_.unlock();
+  }
+
+  void reset_above_ms(std::int64_t ms) noexcept {
+    lock_.lock();
+    generator_.reset_above_ms(ms);
+    lock_.unlock();
+  }
+
+ private:
+  Lock lock_;
+  UlidMonotonicGenerator generator_;
 };
 
 }  // namespace ulid_tsid

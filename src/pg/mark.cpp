@@ -498,14 +498,15 @@ std::int64_t reset_point_ms(std::int64_t target) {
 }
 
 // After a superuser set the mark back (ulid_tsid_mark_reset() in another
-// session): this backend's own generators go back to it too. Shared ticks are
-// not touched here: the reset moved them once, and values made since are above.
+// session): this backend's own generators go back to it too. Shared ticks (and
+// the shared monotonic sequence) are not touched here: the reset moved them
+// once, and values made since are above.
 void apply_reset(ProcessState& state, std::int64_t target) {
   const std::int64_t ms = reset_point_ms(target);
   if (!state.ulid.ticks().shared()) state.ulid.reset_above_ms(ms);
   if (!state.uuidv7.ticks().shared()) state.uuidv7.reset_above_ms(ms);
   if (!state.tsid.ticks().shared()) state.tsid.reset_above_ms(ms);
-  state.ulid_monotonic.reset_above_ms(ms);
+  if (!state.ulid_monotonic.shared()) state.ulid_monotonic.reset_above_ms(ms);
 }
 
 void apply_floor(ProcessState& state, std::int64_t ms) {

@@ -16,6 +16,7 @@ void wire() {
     g_state.ulid.ticks().share(&shared->ulid.last);
     g_state.tsid.ticks().share(&shared->tsid.last);
     g_state.uuidv7.ticks().share(&shared->uuidv7.last);
+    g_state.ulid_monotonic.share(shared);
   } else {
     // This backend's TSID slot may have been an exited backend's: start after
     // everything it could have made (it never ran ahead of the clock).
@@ -29,6 +30,30 @@ void wire() {
 ProcessState& process_state() {
   if (unlikely(!g_wired)) wire();
   return g_state;
+}
+
+GenerateStatus MonotonicUlid::next(ClockMs now, const std::uint8_t random[kUlidRandomBytes], std::uint8_t out[16],
+                                   std::int64_t* value_ms) noexcept {
+  if (shared_ != nullptr) return shared_->ulid_monotonic.next(now, random, out, value_ms);
+  const GenerateStatus status = own_.next(now, random, out);
+  *value_ms = own_.last_ms();
+  return status;
+}
+
+void MonotonicUlid::start_above_ms(std::int64_t ms) noexcept {
+  if (shared_ != nullptr) {
+    shared_->ulid_monotonic.start_above_ms(ms);
+  } else {
+    own_.start_above_ms(ms);
+  }
+}
+
+void MonotonicUlid::reset_above_ms(std::int64_t ms) noexcept {
+  if (shared_ != nullptr) {
+    shared_->ulid_monotonic.reset_above_ms(ms);
+  } else {
+    own_.reset_above_ms(ms);
+  }
 }
 
 void draw_random(void* out, std::size_t length) {

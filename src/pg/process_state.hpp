@@ -9,10 +9,35 @@
 
 namespace ulid_tsid::pg {
 
+struct SharedTicks;
+
+// generate_ulid_monotonic()'s sequence: this backend's own, or, when the
+// library was preloaded, the one in shared memory that every backend of the
+// server takes its values from (under its spinlock).
+class MonotonicUlid {
+ public:
+  void share(SharedTicks* shared) noexcept { shared_ = shared; }
+  bool shared() const noexcept { return shared_ != nullptr; }
+
+  // Whether next() may read its random bytes: shared, always (the state is
+  // known only under the lock, where nothing is drawn).
+  bool needs_random(ClockMs now) const noexcept { return shared_ != nullptr || own_.needs_random(now); }
+
+  // The next value into `out`; `value_ms` gets its millisecond.
+  GenerateStatus next(ClockMs now, const std::uint8_t random[kUlidRandomBytes], std::uint8_t out[16],
+                      std::int64_t* value_ms) noexcept;
+  void start_above_ms(std::int64_t ms) noexcept;
+  void reset_above_ms(std::int64_t ms) noexcept;
+
+ private:
+  UlidMonotonicGenerator own_;
+  SharedTicks* shared_ = nullptr;
+};
+
 struct ProcessState {
   RandomPool random;
   UlidGenerator ulid;
-  UlidMonotonicGenerator ulid_monotonic;
+  MonotonicUlid ulid_monotonic;
   TsidGenerator tsid;
   Uuidv7Generator uuidv7;
 };

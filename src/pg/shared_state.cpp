@@ -3,6 +3,7 @@
 #include "shared_state.hpp"
 
 #include <new>
+#include <type_traits>
 
 
 extern "C" {
@@ -46,6 +47,8 @@ void on_shmem_startup() {
 void request_shared_ticks() {
   static_assert(std::atomic<std::uint64_t>::is_always_lock_free,
                 "shared ticks must be address-free atomics");
+  static_assert(std::is_trivially_copyable_v<UlidMonotonicGenerator>,
+                "the shared monotonic generator must be plain bytes, valid at any address");
 #if PG_VERSION_NUM >= 150000
   g_previous_request_hook = shmem_request_hook;
   shmem_request_hook = on_shmem_request;

@@ -119,7 +119,9 @@ Datum generate_ulid(PG_FUNCTION_ARGS) {
 }
 
 // A new ulid in the ULID spec's monotonic mode (previous random part + 1 within
-// a millisecond); an ERROR rather than a wrap when the 80 bits run out.
+// a millisecond); an ERROR rather than a wrap when the 80 bits run out. One
+// sequence per backend, or for the whole server when preloaded: the random
+// bytes and the result are allocated before its spinlock, errors reported after.
 Datum generate_ulid_monotonic(PG_FUNCTION_ARGS) {
   ProcessState& state = process_state();
   mark_prepare(fcinfo, state);
@@ -127,9 +129,10 @@ Datum generate_ulid_monotonic(PG_FUNCTION_ARGS) {
   std::uint8_t random[kUlidRandomBytes] = {};
   if (state.ulid_monotonic.needs_random(now)) draw_random(random, sizeof random);
   pg_uuid_t* out = palloc_uuid();
-  const GenerateStatus status = state.ulid_monotonic.next(now, random, out->data);
+  std::int64_t value_ms = -1;
+  const GenerateStatus status = state.ulid_monotonic.next(now, random, out->data, &value_ms);
   if (unlikely(status == GenerateStatus::kExhausted)) report_monotonic_overflow();
   if (unlikely(status != GenerateStatus::kOk)) report_generate_failure("generate_ulid_monotonic", status);
-  mark_cover(state.ulid_monotonic.last_ms(), now.ms, false);
+  mark_cover(value_ms, now.ms, false);
   PG_RETURN_UUID_P(out);
 }

@@ -85,10 +85,16 @@ is( $node->safe_psql(
 
 # --- Cluster-wide order: two sessions taking turns ------------------------
 # With shared ticks, a value generated after another one returned (in any
-# backend) is larger. Two sessions alternate; the values, in the order they
-# were returned, must strictly increase.
-my @sessions = map { $node->background_psql('postgres') } 1 .. 2;
-my @exprs_turns = ('generate_ulid()::text', 'generate_tsid()::int8::text', 'generate_uuidv7()::text');
+# backend, of any database) is larger. Two sessions, in two databases,
+# alternate; the values, in the order they were returned, must strictly
+# increase. generate_ulid_monotonic() too: preloaded it is one state for the
+# server (per session, two sessions in one millisecond each start at their own
+# random value, and their turns invert about every other millisecond).
+$node->safe_psql('postgres', 'CREATE DATABASE other');
+$node->safe_psql('other', 'CREATE EXTENSION ulid_tsid');
+my @sessions = map { $node->background_psql($_) } ('postgres', 'other');
+my @exprs_turns = ('generate_ulid()::text', 'generate_tsid()::int8::text', 'generate_uuidv7()::text',
+	'generate_ulid_monotonic()::text');
 my $turns = 300;
 my @seen;    # one list per generator, in real-time order
 for my $t (1 .. $turns)
@@ -99,7 +105,7 @@ for my $t (1 .. $turns)
 	push @{ $seen[$_] }, $v[$_] for 0 .. $#v;
 }
 $_->quit for @sessions;
-my @names = ('ulid', 'tsid', 'uuidv7');
+my @names = ('ulid', 'tsid', 'uuidv7', 'ulid_monotonic');
 for my $k (0 .. $#names)
 {
 	my $list = $seen[$k];
@@ -112,7 +118,7 @@ for my $k (0 .. $#names)
 		  : ($list->[$i] gt $list->[ $i - 1 ]);
 		$bad++ unless $greater;
 	}
-	is($bad, 0, "$names[$k]: $turns values from two alternating sessions strictly increase");
+	is($bad, 0, "$names[$k]: $turns values from two alternating sessions (two databases) strictly increase");
 }
 
 # --- pgbench: eight clients, one btree primary key ---------------------------

@@ -10,8 +10,10 @@
 #include <random>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "iterations.hpp"
 #include "ulid.hpp"
 #include "ulid_generator.hpp"
 
@@ -501,4 +503,118 @@ TEST(UlidMonotonic, NeedsRandomOnlyForANewMillisecond) {
   }
   EXPECT_GT(drawn, 10000);
   EXPECT_GT(skipped, 30000);
+}
+
+// ---------------------------------------------------------------- GuardedUlidMonotonic
+
+namespace {
+
+// The test's Lock: a spinlock on an atomic flag (the extension's is Postgres's).
+class TestSpinLock {
+ public:
+  void lock() noexcept {
+    while (held_.test_and_set(std::memory_order_acquire)) {
+    }
+  }
+  void unlock() noexcept { held_.clear(std::memory_order_release); }
+
+ private:
+  std::atomic_flag held_ = ATOMIC_FLAG_INIT;
+};
+
+using GuardedMonotonic = ulid_tsid::GuardedUlidMonotonic<TestSpinLock>;
+
+}  // namespace
+
+// Single-threaded it is the generator it guards: the same values (floors and
+// resets included), and the millisecond of each value reported.
+TEST(GuardedUlidMonotonic, SameValuesAsTheGeneratorItGuards) {
+  GuardedMonotonic guarded;
+  UlidMonotonicGenerator plain;
+  std::mt19937_64 rng(31);
+  std::int64_t now = 1700000000000;
+  for (int n = 0; n < 20000; ++n) {
+    switch (rng() % 5) {
+      case 0: now += 1; break;
+      case 1: now -= static_cast<std::int64_t>(rng() % 3); break;
+      case 2:
+        if (rng() % 100 == 0) {
+          const std::int64_t floor = now + static_cast<std::int64_t>(rng() % 5);
+          guarded.start_above_ms(floor);
+          plain.start_above_ms(floor);
+        } else if (rng() % 100 == 0) {
+          guarded.reset_above_ms(now - 10);
+          plain.reset_above_ms(now - 10);
+        }
+        break;
+      default: break;
+    }
+    const Random10 r = RandomBytes(rng);
+    std::uint8_t a[16], b[16];
+    std::int64_t value_ms = -2;
+    ASSERT_EQ(guarded.next({now, 0}, r.r, a, &value_ms), plain.next({now, 0}, r.r, b));
+    ASSERT_EQ(std::memcmp(a, b, 16), 0) << "n=" << n;
+    ASSERT_EQ(static_cast<std::uint64_t>(value_ms), TimeMs(a));
+  }
+  GuardedMonotonic exhausted;
+  Random10 ones;
+  std::memset(ones.r, 0xFF, 10);
+  std::uint8_t out[16];
+  std::int64_t value_ms = -2;
+  ASSERT_EQ(exhausted.next({5, 0}, ones.r, out, &value_ms), GenerateStatus::kOk);
+  EXPECT_EQ(exhausted.next({5, 0}, ones.r, out, &value_ms), GenerateStatus::kExhausted);
+  EXPECT_EQ(exhausted.next({-1, 0}, ones.r, out, &value_ms), GenerateStatus::kClockOutOfRange);
+}
+
+// One guarded generator shared by several threads with clocks that disagree by
+// a few milliseconds (as backends' readings interleave): every value is
+// distinct, and within each millisecond the values are first, first+1, ...,
+// with no gap: one sequence, whatever the interleaving. (Independent
+// generators, one per thread, would each start at their own random value.)
+TEST(GuardedUlidMonotonic, ThreadsShareOneContiguousSequence) {
+  GuardedMonotonic guarded;
+  constexpr int kThreads = 6;
+  const int per_thread = Iterations(40000);
+  std::vector<std::vector<Ulid>> made(kThreads);
+  std::atomic<int> failures{0};
+  std::atomic<bool> go{false};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      std::mt19937_64 rng(100 + t);
+      made[t].resize(per_thread);
+      while (!go.load(std::memory_order_acquire)) {
+      }
+      for (int n = 0; n < per_thread; ++n) {
+        // A clock that moves on every 500 values, read a little late by some threads.
+        const std::int64_t now = 1700000000000 + n / 500 - static_cast<std::int64_t>(rng() % 3);
+        const Random10 r = RandomBytes(rng);
+        std::int64_t value_ms = -1;
+        if (guarded.next({now, 0}, r.r, made[t][n].b, &value_ms) != GenerateStatus::kOk ||
+            static_cast<std::uint64_t>(value_ms) != TimeMs(made[t][n].b)) {
+          failures.fetch_add(1);
+        }
+      }
+    });
+  }
+  go.store(true, std::memory_order_release);
+  for (std::thread& th : threads) th.join();
+  ASSERT_EQ(failures.load(), 0);
+  std::vector<u128> all;
+  for (const auto& v : made) {
+    for (const Ulid& u : v) all.push_back(AsInt(u.b));
+    for (std::size_t i = 1; i < v.size(); ++i) {
+      ASSERT_GT(AsInt(v[i].b), AsInt(v[i - 1].b)) << "each thread's own values increase";
+    }
+  }
+  std::sort(all.begin(), all.end());
+  ASSERT_EQ(std::adjacent_find(all.begin(), all.end()), all.end()) << "a value repeated";
+  long gaps = 0, neighbours = 0;
+  for (std::size_t i = 1; i < all.size(); ++i) {
+    if ((all[i] >> 80) != (all[i - 1] >> 80)) continue;
+    ++neighbours;
+    if (all[i] != all[i - 1] + 1) ++gaps;
+  }
+  EXPECT_EQ(gaps, 0) << "among " << neighbours << " same-millisecond neighbours";
+  EXPECT_GT(neighbours, static_cast<long>(all.size()) / 2);
 }
