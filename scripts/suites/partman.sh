@@ -81,9 +81,10 @@ CREATE FUNCTION suite.parts(parent regclass) RETURNS TABLE (part regclass, lo te
        LATERAL pg_catalog.regexp_match(pg_catalog.pg_get_expr(c.relpartbound, c.oid), 'FROM \((.*)\) TO \((.*)\)') AS m
   WHERE i.inhparent = parent AND m IS NOT NULL
 \$\$" || exit 1
-# scanned QUERY-FILE: the tables (not indexes) that EXPLAIN of the query scans, sorted.
+# scanned QUERY-FILE: the tables (not indexes) that EXPLAIN of the query scans, sorted;
+# the plan is kept in QUERY-FILE's name with .plan.
 scanned() {
-  { echo "EXPLAIN (COSTS OFF)"; cat "$1"; } | q -f - 2>>"$WORK/errors.log" | tee -a "$WORK/explain.out" |
+  { echo "EXPLAIN (COSTS OFF)"; cat "$1"; } | q -f - 2>>"$WORK/errors.log" | tee "${1%.sql}.plan" |
     grep -oE '(Seq Scan|Bitmap Heap Scan|Index Scan using [a-z0-9_]+|Index Only Scan using [a-z0-9_]+|Tid Range Scan) on [a-z0-9_]+' |
     awk '{ print $NF }' | sort -u | tr '\n' ' ' | sed 's/ $//'
 }
@@ -139,6 +140,7 @@ check "the page's block 'tsid-query' counts today's rows" sql_true "
 today_tsid="$(q -c "SELECT part FROM suite.parts('public.readings') WHERE lo::bigint = $M0")"
 got="$(scanned "$WORK/tsid-query.sql")"
 check "EXPLAIN of the page's 'tsid-query': one partition scanned, today's ($today_tsid; got: $got)" [ "$got" = "$today_tsid" ]
+check "and the other 9 (the default too) shown as Subplans Removed, as the page says" grep -q "Subplans Removed: 9" "$WORK/tsid-query.plan"
 
 # --- native ulid and tsid columns: refused ---------------------------------------------
 for kind in tsid ulid; do
