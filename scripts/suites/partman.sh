@@ -10,7 +10,8 @@
 # checks in create_parent() (a check of our own, written from those rules: exact
 # argument and result types, IMMUTABLE, NULL for NULL, exact round trips), which
 # pg_partman's own VOLATILE uuid7 helpers fail. And create_parent() refuses native
-# ulid and tsid columns, as the page says.
+# ulid and tsid columns, as the page says, while the page's own recipe for them (the
+# "Partitioning by time" section's blocks and daily job) makes their day partitions.
 #   PG_MAJOR=17 bash scripts/suites/partman.sh   (after scripts/suites/build.sh)
 # A major with no postgresql-MAJOR-partman in its Debian suite is skipped with one line;
 # one whose package is in its suite but not yet in its chroot gets it installed there.
@@ -155,6 +156,22 @@ for kind in tsid ulid; do
     grep -q "ERROR: *pg_partman only supports partitioning of data types that are .*Supplied column is of type $kind" "$WORK/native_$kind.out"
 done
 check "the page quotes that refusal" page_says '"pg_partman only supports partitioning of data types that are ..."'
+# What the page gives them instead: the blocks of its "Partitioning by time" section (the
+# doctest suite runs them too), its daily job twice.
+section_blocks() {  # the sql blocks under "## Partitioning by time", one after another
+  awk '/^## / { on = ($0 == "## Partitioning by time") } on && /^```sql$/ { b = 1; next } b && /^```$/ { b = 0; next } b' "$PAGE"
+}
+section_blocks >"$WORK/by-hand.sql"
+sed -n '/^DO \$\$/,/^END \$\$;/p' "$WORK/by-hand.sql" >"$WORK/by-hand-job.sql"
+check "the page's blocks of 'Partitioning by time' run, its daily job again (native keys)" \
+  bash -c "[ -s '$WORK/by-hand-job.sql' ] && psql -qX -v ON_ERROR_STOP=1 -f '$WORK/by-hand.sql' -f '$WORK/by-hand-job.sql' >'$WORK/by-hand.out' 2>&1"
+check "its job made today's partition and the next 3 of the ulid table, from ulid_lower_bound() of midnights" sql_true "
+  SELECT count(*) = 4 AND bool_and(p.lo = ulid_lower_bound(d)::text AND p.hi = ulid_lower_bound(d + 1)::text)
+  FROM (SELECT current_date + i AS d FROM generate_series(0, 3) AS i) AS days
+  JOIN suite.parts('public.events') AS p ON p.part::text = 'events_' || pg_catalog.to_char(d, 'YYYY_MM_DD')"
+q -c "INSERT INTO events (body) VALUES ('{}')" 2>>"$WORK/errors.log"
+check "a new ulid lands in today's partition" sql_true "
+  SELECT tableoid::regclass::text = 'events_' || pg_catalog.to_char(current_date, 'YYYY_MM_DD') FROM events"
 
 # --- a UUIDv7 on uuid: time mode (pg_partman 5.x) ------------------------------------
 if [ "$pm_major" -lt 5 ]; then
