@@ -66,8 +66,9 @@ COMMON=(ca-certificates build-essential g++ make libsodium-dev perl libipc-run-p
         debhelper dpkg-dev fakeroot postgresql-server-dev-all pgxnclient zip unzip faketime)
 
 # The ORMs at the versions trixie and sid ship (the host has bookworm's), for the orms
-# suite's runs inside those chroots; and pg_partman, whose 5.x (trixie's for 17, sid's
-# for 18) partitions by time on encoded keys.
+# suite's runs inside those chroots; and pg_partman of each major Debian ships it for
+# (bullseye's 4.5.1 for 13; trixie's 5.2.4 for 17 and sid's 5.5.0 for 18, whose 5.x
+# partitions by time on encoded keys).
 ORMS=(python3-django python3-sqlalchemy python3-alembic python3-psycopg python3-psycopg2
       ruby-activerecord ruby-pg)
 
@@ -77,7 +78,8 @@ recipe() {
   EXTRA_SUITES=""
   case "$1" in
     bullseye) SUITE=bullseye
-      STEPS="postgresql-13 postgresql-server-dev-13 ${COMMON[*]}" ;;
+      STEPS="postgresql-13 postgresql-server-dev-13 ${COMMON[*]}
+postgresql-13-partman" ;;
     trixie) SUITE=trixie
       STEPS="postgresql-17 postgresql-server-dev-17 ${COMMON[*]}
 postgresql-17-partman ${ORMS[*]}" ;;
@@ -94,7 +96,7 @@ postgresql-13 libsodium23
 postgresql-18-partman ${ORMS[*]}" ;;
     *) die "no chroot named $1" ;;
   esac
-  RECIPE="ulid_tsid chroot recipe 2
+  RECIPE="ulid_tsid chroot recipe 3
 suite: $SUITE${EXTRA_SUITES:+ + $EXTRA_SUITES}
 $STEPS"
 }

@@ -10,8 +10,10 @@ manifest, OUTDIR/manifest.tsv: page, line, "run" or "skip", the file or the reas
 block is skipped when the last non-blank line before its fence is an HTML comment
 "<!-- not run: REASON -->", or the marker of a suite that runs it as it stands there
 ("<!-- migrate: NAME -->": test/t/014_migrating.pl; "<!-- portable: NAME -->": the
-portable suite; "<!-- cutover: NAME -->": test/t/019_logical_cutover.pl, on two clusters). A page whose blocks run CREATE EXTENSION ulid_tsid themselves gets
-its database without the extension (the file OUTDIR/NN-name/no-extension says so).
+portable suite; "<!-- cutover: NAME -->": test/t/019_logical_cutover.pl, on two clusters;
+"<!-- partman: NAME -->": the partman suite, with pg_partman). A page whose blocks run
+CREATE EXTENSION ulid_tsid themselves gets its database without the extension (the file
+OUTDIR/NN-name/no-extension says so).
 
 links: prints "ok" or "FAIL" per page and a line per broken link; exit 1 on any.
 Anchors are GitHub's: the heading in lower case, punctuation but - and _ dropped,
@@ -58,10 +60,11 @@ def skip_reason(marker):
     m = re.match(r"<!-- not run: (.+?) -->$", marker)
     if m:
         return m.group(1)
-    m = re.match(r"<!-- (migrate|portable|cutover): (\S+) -->$", marker)
+    m = re.match(r"<!-- (migrate|portable|cutover|partman): (\S+) -->$", marker)
     if m:
         return {"migrate": "run by test/t/014_migrating.pl", "portable": "run by the portable suite",
-                "cutover": "run by test/t/019_logical_cutover.pl"}[m.group(1)] \
+                "cutover": "run by test/t/019_logical_cutover.pl",
+                "partman": "run by the partman suite"}[m.group(1)] \
             + " (" + m.group(2) + ")"
     return None
 

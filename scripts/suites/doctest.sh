@@ -4,8 +4,9 @@
 # created, unless the page's blocks create it themselves), and every relative link
 # and #anchor of README.md, docs/, CONTRIBUTING.md and CHANGELOG.md resolves. A block
 # preceded by "<!-- not run: REASON -->" is listed with its reason and not run; one
-# preceded by "<!-- migrate: NAME -->" or "<!-- portable: NAME -->" is run as it
-# stands there by test/t/014_migrating.pl or the portable suite. (scripts/doctest.py)
+# preceded by "<!-- migrate: NAME -->", "<!-- portable: NAME -->" or "<!-- partman: NAME -->"
+# is run as it stands there by test/t/014_migrating.pl, the portable suite or the partman
+# suite. (scripts/doctest.py)
 #   PG_MAJOR=17 bash scripts/suites/doctest.sh   (after scripts/suites/build.sh)
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/pg.sh"

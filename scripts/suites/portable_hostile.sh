@@ -19,7 +19,7 @@
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/pg.sh"
 cd "$ROOT"
-PORT=${PORTABLE_HOSTILE_PORT:-$((56700 + PG_MAJOR))}
+PORT=${PORTABLE_HOSTILE_PORT:-$((56800 + PG_MAJOR))}   # doctest has 56700+
 FILE=${PORTABLE_FILE:-portable/ulid_tsid_portable.sql}
 WORK="$LOGS/portable_hostile-$PG_MAJOR-$PORT"
 rm -rf "$WORK"; mkdir -p "$WORK"
