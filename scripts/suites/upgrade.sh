@@ -10,6 +10,7 @@
 #   PG_MAJOR=17 bash scripts/suites/upgrade.sh   (after scripts/suites/build.sh)
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/pg.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/old_version.sh"
 cd "$ROOT"
 upg_current=$(sed -n "s/^default_version = '\(.*\)'/\1/p" ulid_tsid.control)
 upg_pass=0; upg_fail=0
@@ -147,21 +148,12 @@ tally upgrade "$upg_pass" "$upg_fail"
 # ulid_tsid's own files left out; `make install DESTDIR=` puts each version's
 # files there. The server's own installation is never touched.
 upg_old_rev=3c2b641
-if [ -n "$PG_CHROOT" ]; then upg_old_src="$PG_CHROOT/build/ulid_tsid-$PG_KEY-$PG_MAJOR-v030"; else upg_old_src="$ROOT/build/v030-$PG_MAJOR"; fi
+upg_old_src="$(old_version_src)"
 upg_tree="$CLUSTERS/inplace-install"          # the private installation, seen from the host
 upg_tree_in="$(pg_inside "$upg_tree")"       # ... and where the server runs
 upg_bindir="$(pg_in "$PG_CONFIG" --bindir)"
 upg_postgres="$upg_tree_in$upg_bindir/postgres"
-upg_old_build() {  # 0.3.0 built in its own tree (kept between runs)
-  local rev; rev="$(git -C "$ROOT" rev-parse "$upg_old_rev")" || return 1
-  if [ "$(cat "$upg_old_src/.rev" 2>/dev/null)" != "$rev" ] || [ ! -f "$upg_old_src/ulid_tsid.so" ]; then
-    rm -rf "$upg_old_src"; mkdir -p "$upg_old_src"
-    git -C "$ROOT" archive "$rev" | tar -x -C "$upg_old_src" || return 1
-    (cd "$upg_old_src" && pg_in nice sh -c "make -j2 PG_CONFIG=$PG_CONFIG") >"$LOGS/build-v030-$PG_MAJOR.log" 2>&1 ||
-      { tail -20 "$LOGS/build-v030-$PG_MAJOR.log"; return 1; }
-    echo "$rev" >"$upg_old_src/.rev"
-  fi
-}
+upg_old_build() { old_version_build "$upg_old_rev"; }  # 0.3.0 in its own tree (kept between runs)
 upg_make_tree() {  # the private installation, without ulid_tsid
   mkdir -p "$CLUSTERS"
   # shellcheck disable=SC2016

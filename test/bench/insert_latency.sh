@@ -83,6 +83,7 @@ if [ "$PG_MAJOR" = 15 ] && [ "${PG15_LOCK_HELD:-}" != 1 ]; then
   export PG15_LOCK_HELD=1
 fi
 source "$BENCH_HERE/../../scripts/lib/pg.sh"
+source "$BENCH_HERE/../../scripts/lib/old_version.sh"
 OUT_DIR="${OUT_DIR:-$ROOT/test/bench/results/insert_latency}"
 TARGET=1.10
 mkdir -p "$OUT_DIR"
@@ -123,16 +124,9 @@ if [ "$INSTALL" = 1 ]; then
 fi
 
 # 0.3.0, from git, in its own tree beside the current build (generation_compare.sh's; kept between runs).
-if [ -n "$PG_CHROOT" ]; then OLD_SRC="$PG_CHROOT/build/ulid_tsid-$PG_KEY-$PG_MAJOR-v030"; else OLD_SRC="$ROOT/build/v030-$PG_MAJOR"; fi
+OLD_SRC="$(old_version_src)"
 old_build() {
-  local rev; rev="$(git -C "$ROOT" rev-parse "$OLD_REV")" || return 1
-  if [ "$(cat "$OLD_SRC/.rev" 2>/dev/null)" != "$rev" ] || [ ! -f "$OLD_SRC/ulid_tsid.so" ]; then
-    rm -rf "$OLD_SRC"; mkdir -p "$OLD_SRC"
-    git -C "$ROOT" archive "$rev" | tar -x -C "$OLD_SRC" || return 1
-    (cd "$OLD_SRC" && pg_in nice sh -c "make -j2 PG_CONFIG=$PG_CONFIG") >"$LOGS/build-v030-$PG_MAJOR.log" 2>&1 ||
-      { tail -20 "$LOGS/build-v030-$PG_MAJOR.log"; return 1; }
-    echo "$rev" >"$OLD_SRC/.rev"
-  fi
+  old_version_build "$OLD_REV" || return 1
   cp "$OLD_SRC/ulid_tsid.so" "${OLD_FILES[0]}" &&
   sed -e "s|^module_pathname.*|module_pathname = '\$libdir/ulid_tsid_v030'|" -e "s|^default_version.*|default_version = '0.3.0'|" \
     "$OLD_SRC/ulid_tsid.control" >"${OLD_FILES[1]}" &&

@@ -51,17 +51,7 @@ sub create_keys
 }
 
 # One round of keys: $sessions sessions in turn, each its own backend.
-sub generate_round
-{
-	my ($node, $round) = @_;
-	for my $s (1 .. $sessions)
-	{
-		$node->safe_psql('postgres',
-			"INSERT INTO keys (round, sess, g, " . join(', ', @cols) . ") SELECT $round, $s, g, "
-			  . join(', ', map { $gens{$_}[0] } @cols)
-			  . " FROM generate_series(1, $rows) g; SELECT pg_sleep($pause)");
-	}
-}
+sub generate_round { generate_key_round($_[0], $_[1], \%gens, $sessions, $rows, $pause) }
 
 # Unix ms of the earliest key of a round (where its keys began).
 sub round_start_ms
@@ -84,11 +74,7 @@ sub round_start_ms
 # and the clean restart's, after a round that followed the clock, the one made
 # from the clock (clock + 250 ms).
 my $set_back_ms = 30_000;
-sub offset_to
-{
-	my ($target_ms) = @_;
-	return ($target_ms - Time::HiRes::time() * 1000) / 1000 - 0.4;
-}
+sub offset_to { clock_offset_to($_[0]) }
 my $max_jump_ms = 300;
 
 # For each generator: duplicates among the keys of round $round, and its keys at

@@ -70,17 +70,7 @@ sub install_portable
 }
 
 # One round of keys: $sessions sessions in turn, each its own backend.
-sub generate_round
-{
-	my ($node, $round) = @_;
-	for my $s (1 .. $sessions)
-	{
-		$node->safe_psql('postgres',
-			"INSERT INTO keys (round, sess, g, " . join(', ', @cols) . ") SELECT $round, $s, g, "
-			  . join(', ', map { $gens{$_}[0] } @cols)
-			  . " FROM generate_series(1, $rows) g; SELECT pg_sleep($pause)");
-	}
-}
+sub generate_round { generate_key_round($_[0], $_[1], \%gens, $sessions, $rows, $pause) }
 
 # Unix ms of the earliest key of a round (the clock when its keys began).
 sub round_start_ms
@@ -93,11 +83,7 @@ sub round_start_ms
 # The offset (s) that puts a clock started now at Unix ms $target_ms by the time
 # the first new key is made (a start and the first session take about 0.4 s).
 my $set_back_ms = 30_000;
-sub offset_to
-{
-	my ($target_ms) = @_;
-	return ($target_ms - Time::HiRes::time() * 1000) / 1000 - 0.4;
-}
+sub offset_to { clock_offset_to($_[0]) }
 
 
 sub check_round

@@ -19,7 +19,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(usleep);
 
-our @EXPORT = qw(libfaketime start_with_clock new_node table_fingerprint partition_counts start_psql finish_all poll_until psql_file
+our @EXPORT = qw(libfaketime start_with_clock clock_offset_to generate_key_round new_node table_fingerprint partition_counts start_psql finish_all poll_until psql_file
   kill_cluster create_acked_table start_clients wait_for_rows collect_clients
   acked_check btree_check hash_index_alone brin_index_alone);
 our @EXPORT_OK = qw(installations);
@@ -45,6 +45,31 @@ sub start_with_clock
 	local $ENV{FAKETIME}            = sprintf('%+.3fs', $offset) if $offset;
 	local $ENV{DONT_FAKE_MONOTONIC} = '1' if $offset;
 	$node->start;
+}
+
+# The offset (s) that puts a clock started now at Unix ms $target_ms by the time
+# the first new key is made (a start and the first session take about 0.4 s).
+sub clock_offset_to
+{
+	my ($target_ms) = @_;
+	return ($target_ms - Time::HiRes::time() * 1000) / 1000 - 0.4;
+}
+
+# One round of keys into table `keys` (round, sess, g, a column per generator):
+# $sessions sessions in turn, each its own backend, each inserting $rows rows
+# with every generator of %$gens (column => [its call, ...]), then waiting
+# $pause s.
+sub generate_key_round
+{
+	my ($node, $round, $gens, $sessions, $rows, $pause) = @_;
+	my @cols = sort keys %$gens;
+	for my $s (1 .. $sessions)
+	{
+		$node->safe_psql('postgres',
+			"INSERT INTO keys (round, sess, g, " . join(', ', @cols) . ") SELECT $round, $s, g, "
+			  . join(', ', map { $gens->{$_}[0] } @cols)
+			  . " FROM generate_series(1, $rows) g; SELECT pg_sleep($pause)");
+	}
 }
 
 sub installations
