@@ -1,0 +1,201 @@
+#!/usr/bin/env bash
+# The source package as a Debian build daemon builds it: once, not per major.
+#  - the source package (.dsc, orig tarball, debian tarball) made by `dpkg-source -b`
+#    from a `git archive` export of the tree (scripts/package.sh export);
+#  - for each suite (BUILDD_SUITES, default "sid bookworm"): a FRESH minimal chroot
+#    (`debootstrap --variant=minbase`, cached pristine as a tarball and unpacked anew
+#    each run), into which `apt-get build-dep` installs build-essential and the
+#    Build-Depends alone (installcheck included: no nocheck profile); then
+#    `dpkg-buildpackage -us -uc` as an unprivileged user, without a network (a network
+#    namespace of its own: only its loopback), as buildds build;
+#  - checks: the build succeeded; it built one postgresql-MAJOR-ulid-tsid .deb for each
+#    major of the suite's postgresql-common supports (pg_buildext supported-versions:
+#    18 in sid, 15 in bookworm) and no other; its regress run ran on each of them and
+#    passed; the suite's own lintian finds no error and no warning in the .changes
+#    (the .dsc, the .debs, the .buildinfo).
+# sid's debian/control is the one in the tree (pg_buildext checkcontrol, run by the
+# build's clean, fails the build if it is not current for sid's majors). bookworm is a
+# backport's build: `pg_buildext updatecontrol` first, as a backporter's sourceful
+# change does.
+#
+# Cache: ${ULID_TSID_CACHE:-/var/cache/ulid_tsid}/buildd/SUITE-minbase.tar (remade after
+# BUILDD_MAX_DAYS, 14), and SUITE-archives/ (the downloaded .debs, so that a warm run
+# does not fetch them again; apt still installs each one into the fresh chroot).
+# Logs and the built files: $LOGS/buildd/SUITE/. Needs root (debootstrap, chroot,
+# mount, unshare).
+#   bash scripts/suites/buildd.sh
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
+source "$ROOT/scripts/lib/debian_mirror.sh"
+cd "$ROOT"
+BD_CACHE="${ULID_TSID_CACHE:-/var/cache/ulid_tsid}/buildd"
+BD_SUITES="${BUILDD_SUITES:-sid bookworm}"
+BD_MAX_DAYS="${BUILDD_MAX_DAYS:-14}"
+BD_LOGS="$LOGS/buildd"
+BD_KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
+bd_started=$SECONDS
+mkdir -p "$BD_CACHE" "$BD_CACHE/../locks"
+rm -rf "$BD_LOGS"; mkdir -p "$BD_LOGS"
+
+if [ "$(id -u)" -ne 0 ]; then check "runs as root (debootstrap, chroot, mount, unshare)" false; exit 1; fi
+bd_mirror="$(debian_mirror)" || { check "a Debian mirror in the machine's apt sources (or ULID_TSID_DEBIAN_MIRROR)" false; exit 1; }
+
+# The source package, from the tree at HEAD plus tracked changes.
+bd_version=$(sed -n 's/^EXTVERSION *= *//p' Makefile)
+bd_deb_version=$(dpkg-parsechangelog -l debian/changelog -S Version)
+bd_src="$BD_LOGS/source"
+mkdir -p "$bd_src"
+bd_source() { OUT_DIR="$bd_src" PKG_STAGING="$BD_LOGS/staging" bash scripts/package.sh deb-source >"$BD_LOGS/source.log" 2>&1; }
+check "source package ulid-tsid_${bd_deb_version}.dsc: make deb-source (dpkg-source -b of a git archive export; log: $BD_LOGS/source.log)" \
+  bd_source
+bd_dsc="$bd_src/ulid-tsid_${bd_deb_version}.dsc"
+[ -f "$bd_dsc" ] || exit 1
+
+bd_work=""
+bd_cleanup() {  # unmount and remove the run's chroot
+  [ -n "$bd_work" ] && [ -d "$bd_work" ] || return 0
+  local m
+  while read -r m; do umount "$m" 2>/dev/null || umount -l "$m"; done < <(
+    findmnt -rn -o TARGET | awk -v d="$bd_work" 'index($0, d "/") == 1' | sort -r)
+  if findmnt -rn -o TARGET | awk -v d="$bd_work" 'index($0, d "/") == 1 { bad = 1 } END { exit !bad }'; then
+    echo "   mounts remain under $bd_work: left in place"; return 1
+  fi
+  rm -rf --one-file-system "$bd_work"
+  bd_work=""
+}
+trap 'rc=$?; bd_cleanup; (exit $rc); suite_end' EXIT
+
+# bd_tarball SUITE LOG: the pristine minimal chroot of SUITE, made once (under a lock)
+# and kept as a tarball: debootstrap's tree, with its apt sources and lists, an apt
+# that takes sid's expired Release files, and no service started by a package.
+bd_tarball() {
+  local suite="$1" log="$2" tar="$BD_CACHE/$1-minbase.tar" tmp t=$SECONDS
+  exec 7>"$BD_CACHE/../locks/buildd-$suite"
+  flock 7
+  if [ -f "$tar" ] && [ -z "$(find "$tar" -mtime "+$BD_MAX_DAYS")" ]; then flock -u 7; return 0; fi
+  tmp="$BD_CACHE/$suite-minbase.new"
+  rm -rf --one-file-system "$tmp"; mkdir -p "$tmp/etc/dpkg/dpkg.cfg.d"
+  # No fsync per file; no manuals or translations (nothing here reads them).
+  printf '%s\n' force-unsafe-io 'path-exclude=/usr/share/man/*' 'path-exclude=/usr/share/locale/*' \
+    >"$tmp/etc/dpkg/dpkg.cfg.d/00ulid_tsid"
+  local keyring=()
+  [ -f "$BD_KEYRING" ] && keyring=(--keyring="$BD_KEYRING")
+  echo "== debootstrap --variant=minbase $suite $bd_mirror" >>"$log"
+  if ! debootstrap --variant=minbase "${keyring[@]}" "$suite" "$tmp" "$bd_mirror" >>"$log" 2>&1 </dev/null; then
+    rm -rf --one-file-system "$tmp"; flock -u 7; return 1
+  fi
+  echo "deb $bd_mirror $suite main" >"$tmp/etc/apt/sources.list"
+  cat >"$tmp/etc/apt/apt.conf.d/90ulid_tsid" <<'EOF'
+// sid's Release files on the mirror are past their Valid-Until.
+Acquire::Check-Valid-Until "false";
+Acquire::Languages "none";
+APT::Install-Recommends "false";
+APT::Install-Suggests "false";
+Dpkg::Use-Pty "false";
+EOF
+  printf '#!/bin/sh\nexit 101\n' >"$tmp/usr/sbin/policy-rc.d"; chmod 755 "$tmp/usr/sbin/policy-rc.d"
+  chroot "$tmp" apt-get update >>"$log" 2>&1 </dev/null || { rm -rf --one-file-system "$tmp"; flock -u 7; return 1; }
+  chroot "$tmp" apt-get clean
+  tar -C "$tmp" -cf "$tar.new" . && mv "$tar.new" "$tar"
+  rm -rf --one-file-system "$tmp"
+  echo "== $suite-minbase.tar made in $((SECONDS - t)) s" >>"$log"
+  flock -u 7
+}
+
+# bd_in [--user] COMMAND...: in the run's chroot, as root or as the build user, in $bd_build.
+bd_in() {
+  local user=()
+  if [ "$1" = --user ]; then user=(--userspec=builder:builder); shift; fi
+  chroot "${user[@]}" "$bd_work" /usr/bin/env -i HOME=/build LANG=C.UTF-8 LC_ALL=C.UTF-8 \
+    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
+    DEB_BUILD_OPTIONS="parallel=$(nproc)" sh -c 'cd /build && "$@"' sh "$@"
+}
+
+bd_suite() {
+  local suite="$1" out="$BD_LOGS/$1" t=$SECONDS t0 rc
+  mkdir -p "$out"
+  echo "-- $suite"
+  t0=$SECONDS
+  check "$suite: pristine minbase chroot tarball in the cache (log: $out/debootstrap.log)" \
+    bd_tarball "$suite" "$out/debootstrap.log"
+  [ -f "$BD_CACHE/$suite-minbase.tar" ] || return 1
+  t0=$SECONDS
+  bd_work="$BD_CACHE/run-$suite-$$"
+  rm -rf --one-file-system "$bd_work"; mkdir -p "$bd_work"
+  tar -C "$bd_work" -xpf "$BD_CACHE/$suite-minbase.tar"
+  mount --bind /proc "$bd_work/proc"
+  mkdir -p "$bd_work/dev/shm" "$BD_CACHE/$suite-archives/partial" "$bd_work/var/cache/apt/archives"
+  mount -t tmpfs -o mode=1777,size=512m shm "$bd_work/dev/shm"
+  mount --bind "$BD_CACHE/$suite-archives" "$bd_work/var/cache/apt/archives"
+  echo "   fresh chroot unpacked in $((SECONDS - t0)) s (cache: $BD_CACHE/$suite-minbase.tar)"
+
+  # The build user, and the source package in its home.
+  mkdir -p "$bd_work/build"
+  bd_in useradd --home-dir /build --no-create-home --user-group builder
+  cp "$bd_dsc" "$bd_src"/ulid-tsid_"$bd_version".orig.tar.gz "$bd_src"/ulid-tsid_"${bd_deb_version}".debian.tar.* "$bd_work/build/"
+  bd_in chown -R builder:builder /build
+
+  t0=$SECONDS
+  bd_in apt-get update >"$out/build-dep.log" 2>&1 &&
+    bd_in apt-get build-dep -y "./${bd_dsc##*/}" >>"$out/build-dep.log" 2>&1
+  rc=$?
+  bd_in apt-get autoclean >/dev/null 2>&1   # the archive cache keeps what the mirror still has
+  check "$suite: apt-get build-dep ./${bd_dsc##*/} installs build-essential and the Build-Depends, nocheck not set ($((SECONDS - t0)) s; log: $out/build-dep.log)" test "$rc" -eq 0
+  [ "$rc" -eq 0 ] || return 1
+  check "$suite: postgresql-all (the servers the build's installcheck runs) came with the Build-Depends" \
+    test "$(bd_in dpkg-query -W -f='${db:Status-Status}' postgresql-all 2>/dev/null)" = installed
+
+  bd_in --user dpkg-source -x "${bd_dsc##*/}" src >"$out/dpkg-source.log" 2>&1
+  local majors
+  majors=$(bd_in sh -c 'cd src && pg_buildext supported-versions' | paste -sd ' ')
+  echo "   $suite's postgresql-common supports: ${majors:-none}; pgversions: $(grep -v '^#' "$bd_work/build/src/debian/pgversions" | paste -sd ' ')"
+  if [ "$suite" != sid ]; then
+    # A backport: debian/control for the suite's majors (sid's is the tree's).
+    bd_in --user sh -c 'cd src && pg_buildext updatecontrol' >>"$out/dpkg-source.log" 2>&1
+  fi
+
+  # The build: unprivileged, no network (its own namespace, with a loopback for the
+  # installcheck's servers: no other server's port can collide with theirs).
+  t0=$SECONDS
+  unshare --net sh -c 'ip link set lo up && exec "$@"' sh \
+    chroot --userspec=builder:builder "$bd_work" /usr/bin/env -i HOME=/build LANG=C.UTF-8 \
+      PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin DEB_BUILD_OPTIONS="parallel=$(nproc)" \
+      sh -c 'cd /build/src && dpkg-buildpackage -us -uc' >"$out/build.log" 2>&1 </dev/null
+  rc=$?
+  check "$suite: dpkg-buildpackage -us -uc as an unprivileged user without a network ($((SECONDS - t0)) s; log: $out/build.log)" test "$rc" -eq 0
+  grep -E 'needs updating|no initdb program|Unmet build dependencies' "$out/build.log" | head -3 | sed 's/^/   /'
+
+  local debs want m
+  debs=$(cd "$bd_work/build" && ls ./*.deb 2>/dev/null | sed 's|^\./||' | grep -v -- '-dbgsym_' | sort | paste -sd ' ')
+  want=$(for m in $majors; do echo "postgresql-$m-ulid-tsid_${bd_deb_version}_$(dpkg --print-architecture).deb"; done | sort | paste -sd ' ')
+  check "$suite: one package per supported major ($majors): ${debs:-none}" test -n "$want" -a "$debs" = "$want"
+  local ran
+  ran=$(sed -n 's/^### PostgreSQL \([0-9]*\) installcheck ###$/\1/p' "$out/build.log" | paste -sd ' ')
+  check "$suite: the build's installcheck ran on every one of them (ran on: ${ran:-none})" test -n "$ran" -a "$ran" = "$majors"
+  local ok bad
+  ok=$(grep -cE '\.\.\. ok|^ok ' "$out/build.log"); bad=$(grep -cE '\.\.\. FAILED|^not ok ' "$out/build.log")
+  check "$suite: the build's regress tests: $ok ok, $bad failed" test "$ok" -gt 0 -a "$bad" -eq 0
+
+  # lintian: the suite's own, installed after the build (it is no Build-Depends).
+  t0=$SECONDS
+  bd_in apt-get install -y lintian >"$out/lintian-install.log" 2>&1
+  bd_in apt-get autoclean >/dev/null 2>&1
+  # The changelog's top entry stays UNRELEASED until the release names unstable:
+  # unreleased-changes (an error for an upload) says only that.
+  bd_in --user lintian --fail-on error,warning --suppress-tags unreleased-changes -I --pedantic --tag-display-limit 0 \
+    "ulid-tsid_${bd_deb_version}_$(dpkg --print-architecture).changes" >"$out/lintian.log" 2>&1
+  rc=$?
+  sed -n '/^[EWIP]: /s/^/   lintian /p' "$out/lintian.log"
+  check "$suite: lintian $(bd_in --user lintian --version 2>/dev/null | awk '{print $2}') on the .changes: no error, no warning ($((SECONDS - t0)) s; log: $out/lintian.log)" \
+    test "$rc" -eq 0
+  cp "$bd_work"/build/*.deb "$bd_work"/build/*.changes "$bd_work"/build/*.buildinfo "$out/" 2>/dev/null
+  t0=$SECONDS
+  bd_cleanup
+  echo "   $suite: $((SECONDS - t)) s (the chroot removed in $((SECONDS - t0)) s)"
+}
+
+for bd_s in $BD_SUITES; do
+  bd_suite "$bd_s" || check "$bd_s: the build went on to its end" false
+  bd_cleanup
+done
+echo "   buildd suite: $((SECONDS - bd_started)) s"
