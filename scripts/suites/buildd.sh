@@ -56,8 +56,8 @@ bd_cleanup() {  # unmount and remove the run's chroot
   [ -n "$bd_work" ] && [ -d "$bd_work" ] || return 0
   local m
   while read -r m; do umount "$m" 2>/dev/null || umount -l "$m"; done < <(
-    findmnt -rn -o TARGET | awk -v d="$bd_work" 'index($0, d "/") == 1' | sort -r)
-  if findmnt -rn -o TARGET | awk -v d="$bd_work" 'index($0, d "/") == 1 { bad = 1 } END { exit !bad }'; then
+    findmnt -rn -o TARGET | awk -v d="$bd_work" 'index($0, d "/") == 1 || $0 == d' | sort -r)
+  if findmnt -rn -o TARGET | awk -v d="$bd_work" 'index($0, d "/") == 1 || $0 == d { bad = 1 } END { exit !bad }'; then
     echo "   mounts remain under $bd_work: left in place"; return 1
   fi
   rm -rf --one-file-system "$bd_work"
@@ -65,14 +65,12 @@ bd_cleanup() {  # unmount and remove the run's chroot
 }
 trap 'rc=$?; bd_cleanup; (exit $rc); suite_end' EXIT
 
-# bd_tarball SUITE LOG: the pristine minimal chroot of SUITE, made once (under a lock)
-# and kept as a tarball: debootstrap's tree, with its apt sources and lists, an apt
+# bd_tarball SUITE LOG: the pristine minimal chroot of SUITE, made once and kept as a
+# tarball: debootstrap's tree, with its apt sources and lists, an apt
 # that takes sid's expired Release files, and no service started by a package.
 bd_tarball() {
   local suite="$1" log="$2" tar="$BD_CACHE/$1-minbase.tar" tmp t=$SECONDS
-  exec 7>"$BD_CACHE/../locks/buildd-$suite"
-  flock 7
-  if [ -f "$tar" ] && [ -z "$(find "$tar" -mtime "+$BD_MAX_DAYS")" ]; then flock -u 7; return 0; fi
+  if [ -f "$tar" ] && [ -z "$(find "$tar" -mtime "+$BD_MAX_DAYS")" ]; then return 0; fi
   tmp="$BD_CACHE/$suite-minbase.new"
   rm -rf --one-file-system "$tmp"; mkdir -p "$tmp/etc/dpkg/dpkg.cfg.d"
   # No fsync per file; no manuals or translations (nothing here reads them).
@@ -82,7 +80,7 @@ bd_tarball() {
   [ -f "$BD_KEYRING" ] && keyring=(--keyring="$BD_KEYRING")
   echo "== debootstrap --variant=minbase $suite $bd_mirror" >>"$log"
   if ! debootstrap --variant=minbase "${keyring[@]}" "$suite" "$tmp" "$bd_mirror" >>"$log" 2>&1 </dev/null; then
-    rm -rf --one-file-system "$tmp"; flock -u 7; return 1
+    rm -rf --one-file-system "$tmp"; return 1
   fi
   echo "deb $bd_mirror $suite main" >"$tmp/etc/apt/sources.list"
   cat >"$tmp/etc/apt/apt.conf.d/90ulid_tsid" <<'EOF'
@@ -94,12 +92,11 @@ APT::Install-Suggests "false";
 Dpkg::Use-Pty "false";
 EOF
   printf '#!/bin/sh\nexit 101\n' >"$tmp/usr/sbin/policy-rc.d"; chmod 755 "$tmp/usr/sbin/policy-rc.d"
-  chroot "$tmp" apt-get update >>"$log" 2>&1 </dev/null || { rm -rf --one-file-system "$tmp"; flock -u 7; return 1; }
+  chroot "$tmp" apt-get update >>"$log" 2>&1 </dev/null || { rm -rf --one-file-system "$tmp"; return 1; }
   chroot "$tmp" apt-get clean
   tar -C "$tmp" -cf "$tar.new" . && mv "$tar.new" "$tar"
   rm -rf --one-file-system "$tmp"
   echo "== $suite-minbase.tar made in $((SECONDS - t)) s" >>"$log"
-  flock -u 7
 }
 
 # bd_in [--user] COMMAND...: in the run's chroot, as root or as the build user, in $bd_build.
@@ -115,6 +112,10 @@ bd_suite() {
   local suite="$1" out="$BD_LOGS/$1" t=$SECONDS t0 rc
   mkdir -p "$out"
   echo "-- $suite"
+  # One run of a suite at a time on this machine (other checkouts' runs wait): the
+  # tarball and the archive cache are shared.
+  exec 7>"$BD_CACHE/../locks/buildd-$suite"
+  flock -n 7 || { echo "   waiting for another checkout's buildd run on $suite"; flock 7; }
   t0=$SECONDS
   check "$suite: pristine minbase chroot tarball in the cache (log: $out/debootstrap.log)" \
     bd_tarball "$suite" "$out/debootstrap.log"
@@ -122,6 +123,9 @@ bd_suite() {
   t0=$SECONDS
   bd_work="$BD_CACHE/run-$suite-$$"
   rm -rf --one-file-system "$bd_work"; mkdir -p "$bd_work"
+  # In memory (about 2 GB at its largest, for a few minutes): dpkg unpacks some 180
+  # packages into it and the removal is instant; BUILDD_TMPFS=0 keeps it on disk.
+  [ "${BUILDD_TMPFS:-1}" = 0 ] || mount -t tmpfs -o size=6g,mode=755 buildd "$bd_work"
   tar -C "$bd_work" -xpf "$BD_CACHE/$suite-minbase.tar"
   mount --bind /proc "$bd_work/proc"
   mkdir -p "$bd_work/dev/shm" "$BD_CACHE/$suite-archives/partial" "$bd_work/var/cache/apt/archives"
@@ -170,24 +174,40 @@ bd_suite() {
   want=$(for m in $majors; do echo "postgresql-$m-ulid-tsid_${bd_deb_version}_$(dpkg --print-architecture).deb"; done | sort | paste -sd ' ')
   check "$suite: one package per supported major ($majors): ${debs:-none}" test -n "$want" -a "$debs" = "$want"
   local ran
-  ran=$(sed -n 's/^### PostgreSQL \([0-9]*\) installcheck ###$/\1/p' "$out/build.log" | paste -sd ' ')
-  check "$suite: the build's installcheck ran on every one of them (ran on: ${ran:-none})" test -n "$ran" -a "$ran" = "$majors"
-  local ok bad
+  ran=$(sed -n 's/^### End \([0-9]*\) installcheck ###$/\1/p' "$out/build.log" | paste -sd ' ')
+  check "$suite: the build's installcheck passed on every one of them (passed on: ${ran:-none})" test -n "$ran" -a "$ran" = "$majors"
+  local ok bad tests n
+  tests=$(ls sql/*.sql | grep -vc '^sql/ulid_tsid\(_compat\)\{0,1\}--')
+  n=$(echo $majors | wc -w)
   ok=$(grep -cE '\.\.\. ok|^ok ' "$out/build.log"); bad=$(grep -cE '\.\.\. FAILED|^not ok ' "$out/build.log")
-  check "$suite: the build's regress tests: $ok ok, $bad failed" test "$ok" -gt 0 -a "$bad" -eq 0
+  check "$suite: the build's regress tests: $ok ok ($tests tests x $n majors), $bad failed" test "$ok" -eq $((tests * n)) -a "$bad" -eq 0
 
-  # lintian: the suite's own, installed after the build (it is no Build-Depends).
-  t0=$SECONDS
-  bd_in apt-get install -y lintian >"$out/lintian-install.log" 2>&1
-  bd_in apt-get autoclean >/dev/null 2>&1
-  # The changelog's top entry stays UNRELEASED until the release names unstable:
-  # unreleased-changes (an error for an upload) says only that.
-  bd_in --user lintian --fail-on error,warning --suppress-tags unreleased-changes -I --pedantic --tag-display-limit 0 \
-    "ulid-tsid_${bd_deb_version}_$(dpkg --print-architecture).changes" >"$out/lintian.log" 2>&1
-  rc=$?
-  sed -n '/^[EWIP]: /s/^/   lintian /p' "$out/lintian.log"
-  check "$suite: lintian $(bd_in --user lintian --version 2>/dev/null | awk '{print $2}') on the .changes: no error, no warning ($((SECONDS - t0)) s; log: $out/lintian.log)" \
-    test "$rc" -eq 0
+  # lintian: the suite's own (the host's when the host runs that suite), on the
+  # .changes: the .dsc, the .debs, the .buildinfo. Installed after the build (it is no
+  # Build-Depends).
+  local changes="ulid-tsid_${bd_deb_version}_$(dpkg --print-architecture).changes" lintian=(bd_in --user lintian)
+  if [ ! -f "$bd_work/build/$changes" ]; then
+    check "$suite: lintian: the build made no $changes" false
+  else
+    t0=$SECONDS
+    # shellcheck disable=SC1091
+    if [ "$(. /etc/os-release && echo "${VERSION_CODENAME:-}")" = "$suite" ] && command -v lintian >/dev/null; then
+      chmod 755 "$bd_work/build"
+      lintian=(runuser -u nobody -- lintian)   # not as root, which lintian warns about
+      changes="$bd_work/build/$changes"
+    else
+      bd_in apt-get install -y lintian >"$out/lintian-install.log" 2>&1
+      bd_in apt-get autoclean >/dev/null 2>&1
+    fi
+    # The changelog's top entry stays UNRELEASED until the release names unstable:
+    # unreleased-changes (an error for an upload) says only that.
+    "${lintian[@]}" --fail-on error,warning --suppress-tags unreleased-changes -I --pedantic --tag-display-limit 0 \
+      "$changes" >"$out/lintian.log" 2>&1
+    rc=$?
+    sed -n '/^[EWIP]: /s/^/   lintian /p' "$out/lintian.log"
+    check "$suite: lintian $("${lintian[@]}" --version 2>/dev/null | awk '{print $2}') on the .changes: no error, no warning ($((SECONDS - t0)) s; log: $out/lintian.log)" \
+      test "$rc" -eq 0
+  fi
   cp "$bd_work"/build/*.deb "$bd_work"/build/*.changes "$bd_work"/build/*.buildinfo "$out/" 2>/dev/null
   t0=$SECONDS
   bd_cleanup
@@ -197,5 +217,6 @@ bd_suite() {
 for bd_s in $BD_SUITES; do
   bd_suite "$bd_s" || check "$bd_s: the build went on to its end" false
   bd_cleanup
+  flock -u 7
 done
 echo "   buildd suite: $((SECONDS - bd_started)) s"
