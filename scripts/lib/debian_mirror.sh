@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # debian_mirror: the Debian archive the machine's own apt sources name, for debootstrap
 # (sourced by scripts/chroot.sh and scripts/suites/buildd.sh; never a host written down).
 # ULID_TSID_DEBIAN_MIRROR overrides it. Prints the URI without a trailing slash; returns
