@@ -2,7 +2,7 @@
 # The source package as a Debian build daemon builds it: once, not per major.
 #  - the source package (.dsc, orig tarball, debian tarball) made by `make deb-source`
 #    (scripts/package.sh: `dpkg-source -b` of a `git archive` export of the tree);
-#  - for each suite (BUILDD_SUITES, default "sid bookworm"): a FRESH minimal chroot
+#  - for each suite (BUILDD_SUITES, default "sid sid+19 bookworm"): a FRESH minimal chroot
 #    (`debootstrap --variant=minbase`, cached pristine as a tarball and unpacked anew
 #    each run, into a tmpfs), into which `apt-get build-dep` installs build-essential
 #    and the Build-Depends alone (installcheck included: no nocheck profile); then
@@ -11,14 +11,17 @@
 #    the build's test servers), as buildds build;
 #  - checks: the build succeeded; it built one postgresql-MAJOR-ulid-tsid .deb for each
 #    major the suite's postgresql-common supports (pg_buildext supported-versions: 18 in
-#    sid, 15 in bookworm) and no other, in one run; its installcheck passed on each of
+#    sid, 15 in bookworm; sid's postgresql-common does not name experimental's 19, so
+#    sid+19 adds 19's server and -dev package from experimental and names both majors in
+#    PG_SUPPORTED_VERSIONS, as apt.postgresql.org builds for several) and no other, in
+#    one run; its installcheck passed on each of
 #    them, every regress test once per major; the suite's lintian (sid's, installed in
 #    the chroot after the build; on a bookworm host, the host's, which is bookworm's)
 #    finds no error and no warning in the .changes (the .dsc, the .debs, the .buildinfo).
 # sid's debian/control is the one in the tree (pg_buildext checkcontrol, run by the
-# build's clean, stops the build if it is not current for sid's majors). bookworm is a
-# backport's build: `pg_buildext updatecontrol` first, as a backporter's sourceful
-# change does.
+# build's clean, stops the build if it is not current for sid's majors). bookworm and
+# sid+19 are a backport's build: `pg_buildext updatecontrol` first, as a backporter's
+# sourceful change does.
 #
 # Cache: ${ULID_TSID_CACHE:-/var/cache/ulid_tsid}/buildd/SUITE-minbase.tar (remade after
 # BUILDD_MAX_DAYS, 14), and SUITE-archives/ (the downloaded .debs, so that a warm run
@@ -26,14 +29,15 @@
 # per suite at a time ($CACHE/locks/buildd-SUITE). Logs and the built files:
 # $LOGS/buildd/SUITE/. Needs root (debootstrap, chroot, mount, unshare) and about 2 GB
 # of memory for the tmpfs (BUILDD_TMPFS=0: on disk, slower).
-# Measured on 2 cores: 190 s from an empty cache (each debootstrap about 35 s), 150 s warm.
+# Measured on 2 cores: sid and bookworm 190 s from an empty cache (each debootstrap about
+# 35 s), 150 s warm; sid+19 adds about 75 s (it shares sid's tarball and cache).
 #   bash scripts/suites/buildd.sh
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 source "$ROOT/scripts/lib/debian_mirror.sh"
 cd "$ROOT" || exit 1
 BD_CACHE="${ULID_TSID_CACHE:-/var/cache/ulid_tsid}/buildd"
-BD_SUITES="${BUILDD_SUITES:-sid bookworm}"
+BD_SUITES="${BUILDD_SUITES:-sid sid+19 bookworm}"
 BD_MAX_DAYS="${BUILDD_MAX_DAYS:-14}"
 BD_LOGS="$LOGS/buildd"
 BD_KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
@@ -109,34 +113,40 @@ bd_in() {
   if [ "$1" = --user ]; then user=(--userspec=builder:builder); shift; fi
   chroot "${user[@]}" "$bd_work" /usr/bin/env -i HOME=/build LANG=C.UTF-8 LC_ALL=C.UTF-8 \
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
-    DEB_BUILD_OPTIONS="parallel=$(nproc)" sh -c 'cd /build && "$@"' sh "$@"
+    DEB_BUILD_OPTIONS="parallel=$(nproc)" ${BD_PGSV:+PG_SUPPORTED_VERSIONS="$BD_PGSV"} sh -c 'cd /build && "$@"' sh "$@"
 }
 
+# bd_suite SUITE: one build. SUITE is a Debian suite (sid, bookworm), or sid+19: sid
+# with experimental's 19 installed beside the Build-Depends and PG_SUPPORTED_VERSIONS
+# naming sid's majors and 19 (as apt.postgresql.org builds for several majors): one
+# build, a package for each.
 bd_suite() {
-  local suite="$1" out="$BD_LOGS/$1" t=$SECONDS t0 rc
+  local suite="$1" out="$BD_LOGS/$1" t=$SECONDS t0 rc base="${1%%+*}" extra=""
+  case "$suite" in *+*) extra="${suite#*+}" ;; esac
+  BD_PGSV=""
   mkdir -p "$out"
   echo "-- $suite"
   # One run of a suite at a time on this machine (other checkouts' runs wait): the
   # tarball and the archive cache are shared.
-  exec 7>"$BD_CACHE/../locks/buildd-$suite"
-  flock -n 7 || { echo "   waiting for another checkout's buildd run on $suite"; flock 7; }
+  exec 7>"$BD_CACHE/../locks/buildd-$base"
+  flock -n 7 || { echo "   waiting for another checkout's buildd run on $base"; flock 7; }
   t0=$SECONDS
-  bd_tarball "$suite" "$out/debootstrap.log"
+  bd_tarball "$base" "$out/debootstrap.log"
   check "$suite: pristine minbase chroot tarball in the cache ($((SECONDS - t0)) s; log: $out/debootstrap.log)" \
-    test -f "$BD_CACHE/$suite-minbase.tar"
-  [ -f "$BD_CACHE/$suite-minbase.tar" ] || return 1
+    test -f "$BD_CACHE/$base-minbase.tar"
+  [ -f "$BD_CACHE/$base-minbase.tar" ] || return 1
   t0=$SECONDS
-  bd_work="$BD_CACHE/run-$suite-$$"
+  bd_work="$BD_CACHE/run-$base-$$"
   rm -rf --one-file-system "$bd_work"; mkdir -p "$bd_work"
   # In memory (about 2 GB at its largest, for a few minutes): dpkg unpacks some 180
   # packages into it and the removal is instant; BUILDD_TMPFS=0 keeps it on disk.
   [ "${BUILDD_TMPFS:-1}" = 0 ] || mount -t tmpfs -o size=6g,mode=755 buildd "$bd_work"
-  tar -C "$bd_work" -xpf "$BD_CACHE/$suite-minbase.tar"
+  tar -C "$bd_work" -xpf "$BD_CACHE/$base-minbase.tar"
   mount --bind /proc "$bd_work/proc"
-  mkdir -p "$bd_work/dev/shm" "$BD_CACHE/$suite-archives/partial" "$bd_work/var/cache/apt/archives"
+  mkdir -p "$bd_work/dev/shm" "$BD_CACHE/$base-archives/partial" "$bd_work/var/cache/apt/archives"
   mount -t tmpfs -o mode=1777,size=512m shm "$bd_work/dev/shm"
-  mount --bind "$BD_CACHE/$suite-archives" "$bd_work/var/cache/apt/archives"
-  echo "   fresh chroot unpacked in $((SECONDS - t0)) s (cache: $BD_CACHE/$suite-minbase.tar)"
+  mount --bind "$BD_CACHE/$base-archives" "$bd_work/var/cache/apt/archives"
+  echo "   fresh chroot unpacked in $((SECONDS - t0)) s (cache: $BD_CACHE/$base-minbase.tar)"
 
   # The build user, and the source package in its home.
   mkdir -p "$bd_work/build"
@@ -157,7 +167,20 @@ bd_suite() {
   bd_in --user dpkg-source -x "${bd_dsc##*/}" src >"$out/dpkg-source.log" 2>&1
   local majors
   majors=$(bd_in sh -c 'cd src && pg_buildext supported-versions' | paste -sd ' ')
-  echo "   $suite's postgresql-common supports: ${majors:-none}; pgversions: $(grep -v '^#' "$bd_work/build/src/debian/pgversions" | paste -sd ' ')"
+  echo "   $base's postgresql-common supports: ${majors:-none}; pgversions: $(grep -v '^#' "$bd_work/build/src/debian/pgversions" | paste -sd ' ')"
+  if [ -n "$extra" ]; then
+    # A second major beside the suite's: its server and -dev package from experimental.
+    t0=$SECONDS
+    echo "deb $bd_mirror experimental main" >>"$bd_work/etc/apt/sources.list"
+    bd_in apt-get update >"$out/extra.log" 2>&1 &&
+      bd_in apt-get install -y -t experimental "postgresql-$extra" "postgresql-server-dev-$extra" >>"$out/extra.log" 2>&1
+    rc=$?
+    bd_in apt-get autoclean >/dev/null 2>&1
+    check "$suite: PostgreSQL $extra's server and -dev package from experimental, beside the Build-Depends ($((SECONDS - t0)) s; log: $out/extra.log)" test "$rc" -eq 0
+    BD_PGSV="$majors $extra"
+    majors=$(bd_in sh -c 'cd src && pg_buildext supported-versions' | paste -sd ' ')
+    echo "   PG_SUPPORTED_VERSIONS=\"$BD_PGSV\": the build's majors are $majors"
+  fi
   if [ "$suite" != sid ]; then
     # A backport: debian/control for the suite's majors (sid's is the tree's).
     bd_in --user sh -c 'cd src && pg_buildext updatecontrol' >>"$out/dpkg-source.log" 2>&1
@@ -169,7 +192,7 @@ bd_suite() {
   unshare --net sh -c 'ip link set lo up && exec "$@"' sh \
     chroot --userspec=builder:builder "$bd_work" /usr/bin/env -i HOME=/build LANG=C.UTF-8 \
       PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin DEB_BUILD_OPTIONS="parallel=$(nproc)" \
-      sh -c 'cd /build/src && dpkg-buildpackage -us -uc' >"$out/build.log" 2>&1 </dev/null
+      ${BD_PGSV:+PG_SUPPORTED_VERSIONS="$BD_PGSV"} sh -c 'cd /build/src && dpkg-buildpackage -us -uc' >"$out/build.log" 2>&1 </dev/null
   rc=$?
   check "$suite: dpkg-buildpackage -us -uc as an unprivileged user without a network ($((SECONDS - t0)) s; log: $out/build.log)" test "$rc" -eq 0
   grep -E 'needs updating|no initdb program|Unmet build dependencies' "$out/build.log" | head -3 | sed 's/^/   /'
@@ -198,7 +221,7 @@ bd_suite() {
   else
     t0=$SECONDS
     # shellcheck disable=SC1091
-    if [ "$(. /etc/os-release && echo "${VERSION_CODENAME:-}")" = "$suite" ] && command -v lintian >/dev/null; then
+    if [ "$(. /etc/os-release && echo "${VERSION_CODENAME:-}")" = "$base" ] && command -v lintian >/dev/null; then
       chmod 755 "$bd_work/build"
       lintian=(runuser -u nobody -- lintian)   # not as root, which lintian warns about
       changes="$bd_work/build/$changes"
