@@ -60,18 +60,21 @@ bd_dsc="$bd_src/ulid-tsid_${bd_deb_version}.dsc"
 [ -f "$bd_dsc" ] || exit 1
 
 bd_work=""
-bd_cleanup() {  # unmount and remove the run's chroot
-  [ -n "$bd_work" ] && [ -d "$bd_work" ] || return 0
+bd_remove() {  # bd_remove DIR: unmount everything under a run's chroot, then remove it
   local m
   while read -r m; do umount "$m" 2>/dev/null || umount -l "$m"; done < <(
-    findmnt -rn -o TARGET | awk -v d="$bd_work" 'index($0, d "/") == 1 || $0 == d' | sort -r)
-  if findmnt -rn -o TARGET | awk -v d="$bd_work" 'index($0, d "/") == 1 || $0 == d { bad = 1 } END { exit !bad }'; then
-    echo "   mounts remain under $bd_work: left in place"; return 1
+    findmnt -rn -o TARGET | awk -v d="$1" 'index($0, d "/") == 1 || $0 == d' | sort -r)
+  if findmnt -rn -o TARGET | awk -v d="$1" 'index($0, d "/") == 1 || $0 == d { bad = 1 } END { exit !bad }'; then
+    echo "   mounts remain under $1: left in place"; return 1
   fi
-  rm -rf --one-file-system "$bd_work"
-  bd_work=""
+  rm -rf --one-file-system "$1"
+}
+bd_cleanup() {  # the run's chroot
+  [ -n "$bd_work" ] && [ -d "$bd_work" ] || return 0
+  bd_remove "$bd_work" && bd_work=""
 }
 trap 'rc=$?; bd_cleanup; (exit $rc); suite_end' EXIT
+trap 'exit 143' TERM INT HUP   # a stopped run removes its chroot too
 
 # bd_tarball SUITE LOG: the pristine minimal chroot of SUITE, made once and kept as a
 # tarball: debootstrap's tree, with its apt sources and lists, an apt
@@ -130,6 +133,10 @@ bd_suite() {
   # tarball and the archive cache are shared.
   exec 7>"$BD_CACHE/../locks/buildd-$base"
   flock -n 7 || { echo "   waiting for another checkout's buildd run on $base"; flock 7; }
+  local d
+  for d in "$BD_CACHE/run-$base-"*; do   # a killed run's chroot (its process is gone)
+    [ -d "$d" ] && ! kill -0 "${d##*-}" 2>/dev/null && { echo "   removing a stopped run's $d"; bd_remove "$d"; }
+  done
   t0=$SECONDS
   bd_tarball "$base" "$out/debootstrap.log"
   check "$suite: pristine minbase chroot tarball in the cache ($((SECONDS - t0)) s; log: $out/debootstrap.log)" \
