@@ -24,7 +24,7 @@
 # crossversion runs once, in the sid chroot, after the majors (pg_upgrade 13 -> 18 and
 # 18 -> 19, dumps 13 <-> 18). buildd runs once, beside the majors with the pure-core
 # suites: the source package built in fresh chroots of sid and bookworm from their
-# Build-Depends alone, as a buildd builds it (about 4 minutes, 2 on one core).
+# Build-Depends alone, as a buildd builds it (3 to 4 minutes, about 3 CPU-minutes).
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"

@@ -29,8 +29,8 @@
 # per suite at a time ($CACHE/locks/buildd-SUITE). Logs and the built files:
 # $LOGS/buildd/SUITE/. Needs root (debootstrap, chroot, mount, unshare) and about 2 GB
 # of memory for the tmpfs (BUILDD_TMPFS=0: on disk, slower).
-# Measured on 2 cores: sid and bookworm 190 s from an empty cache (each debootstrap about
-# 35 s), 150 s warm; sid+19 adds about 75 s (it shares sid's tarball and cache).
+# Measured on 2 cores (`bash scripts/suites/buildd.sh`, the three builds): 234 s from an
+# empty cache (each debootstrap about 30 s), 150 to 180 s warm (CPU about 180 s).
 #   bash scripts/suites/buildd.sh
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
