@@ -57,10 +57,11 @@ src/pg/module.o: Makefile
 
 # Release artifacts, each from a git export of the tree so that this checkout's
 # build stays as it is (scripts/package.sh): `make dist` writes the PGXN zip,
-# `make deb` the Debian package of every packaged major (pg_buildext). Both
-# refuse to build when a copy of the version disagrees with EXTVERSION.
-.PHONY: deb dist check-versions
-deb dist:
+# `make deb` the Debian package of every packaged major (pg_buildext), `make
+# deb-source` the Debian source package a buildd builds. They refuse to build
+# when a copy of the version disagrees with EXTVERSION.
+.PHONY: deb deb-source dist check-versions
+deb deb-source dist:
 	bash scripts/package.sh $@
 check-versions:
 	bash scripts/check-versions.sh

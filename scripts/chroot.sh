@@ -105,44 +105,8 @@ majors_of() {
   case "$1" in bullseye) echo 13 ;; trixie) echo 17 ;; sid) echo 18 19 13 ;; esac
 }
 
-# The machine's own Debian mirror: URIs of the deb entry for the system's suite.
-debian_mirror() {
-  if [ -n "${ULID_TSID_DEBIAN_MIRROR:-}" ]; then echo "${ULID_TSID_DEBIAN_MIRROR%/}"; return; fi
-  local codename="" uris=() f u
-  # shellcheck disable=SC1091
-  codename="$( . /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")" || true
-  [ -n "$codename" ] || codename=bookworm
-  shopt -s nullglob
-  for f in /etc/apt/sources.list.d/*.sources; do
-    while read -r u; do uris+=("$u"); done < <(awk -v suite="$codename" '
-      function flush() {
-        if (types ~ /(^| )deb( |$)/ && (" " suites " ") ~ (" " suite " ") && enabled != "no")
-          { n = split(uri, a, " "); for (i = 1; i <= n; i++) print a[i] }
-        types = suites = uri = ""; enabled = "yes"
-      }
-      BEGIN { enabled = "yes" }
-      /^[ \t]*#/ { next }
-      /^[ \t]*$/ { flush(); next }
-      { key = tolower($1); sub(/^[^:]*:[ \t]*/, ""); val = $0
-        if (key == "types:") types = val
-        else if (key == "suites:") suites = val
-        else if (key == "uris:") uri = val
-        else if (key == "enabled:") enabled = tolower(val) }
-      END { flush() }' "$f")
-  done
-  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-    [ -f "$f" ] || continue
-    while read -r u; do uris+=("$u"); done < <(awk -v suite="$codename" '
-      $1 == "deb" { i = 2; if ($2 ~ /^\[/) { while (i <= NF && $i !~ /\]$/) i++; i++ }
-                    if ($(i + 1) == suite) print $i }' "$f")
-  done
-  shopt -u nullglob
-  [ ${#uris[@]} -gt 0 ] || return 1
-  for u in "${uris[@]}"; do  # the Debian archive itself rather than a third-party repository
-    case "${u%/}" in */debian) echo "${u%/}"; return ;; esac
-  done
-  echo "${uris[0]%/}"
-}
+# debian_mirror: the machine's own Debian mirror (scripts/lib/debian_mirror.sh).
+source "$(dirname "${BASH_SOURCE[0]}")/lib/debian_mirror.sh"
 
 # mount_chroot DIR: /proc (the server reads it) and a tmpfs on /dev/shm (its
 # dynamic shared memory), each once.

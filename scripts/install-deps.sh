@@ -28,8 +28,9 @@ PACKAGES=(
   postgresql-15-partman
   # the Go (pgx) and Rust (tokio-postgres, offline through Debian's cargo registry) clients
   golang-go golang-github-jackc-pgx-v4-dev cargo rustc librust-tokio-postgres-dev
-  # the source package built as a buildd does (mk-build-deps in a fresh chroot)
-  equivs devscripts
+  # the source package built as a buildd does (scripts/suites/buildd.sh: a fresh
+  # chroot, and a network namespace whose loopback `ip` brings up)
+  equivs devscripts iproute2
   # Citus's build (scripts/suites/citus.sh), beyond the server's -dev package
   libicu-dev libkrb5-dev liblz4-dev libzstd-dev libxslt1-dev
 )

@@ -7,8 +7,14 @@
 #   bash scripts/package.sh dist   ulid_tsid-<version>.zip for PGXN (also: make dist)
 #   bash scripts/package.sh deb    postgresql-<major>-ulid-tsid_<version>-<rev>_<arch>.deb
 #                                  with dpkg-buildpackage, one per major in debian/pgversions
-#                                  that is installed as a Debian package (also: make deb);
-#                                  PG_SUPPORTED_VERSIONS=17 builds for 17 alone
+#                                  that the system's postgresql-common supports (also: make
+#                                  deb); PG_SUPPORTED_VERSIONS=17 builds for 17 alone, and
+#                                  needs 17's server rather than postgresql-all
+#   bash scripts/package.sh deb-source   the Debian source package: ulid-tsid_<version>-<rev>.dsc,
+#                                  ulid-tsid_<version>.orig.tar.gz (the tree without debian/)
+#                                  and ulid-tsid_<version>-<rev>.debian.tar.xz, by dpkg-source -b
+#                                  (also: make deb-source); what a buildd builds
+#                                  (scripts/suites/buildd.sh)
 #   bash scripts/package.sh deb-here   the same in the current directory, an exported
 #                                  tree (no git needed: what the package suite runs inside
 #                                  a major's chroot, on a tree exported into it)
@@ -27,7 +33,21 @@ mkdir -p "$STAGING"
 # deb_build DIR LOG: debian/control for the majors being built (pg_buildext
 # updatecontrol: the packages it lists must be the ones built), then the binary packages.
 deb_build() {
-  (cd "$1" && pg_buildext updatecontrol && dpkg-buildpackage -us -uc -b -j"$(nproc)") >"$2" 2>&1
+  (cd "$1" && pg_buildext updatecontrol && deb_build_deps && dpkg-buildpackage -us -uc -b -d -j"$(nproc)") >"$2" 2>&1
+}
+# deb_build_deps: the Build-Depends, with postgresql-all (<!nocheck>: the servers of
+# every major the suite supports, for the build's installcheck) narrowed to the servers
+# of the majors being built: PG_SUPPORTED_VERSIONS=17 needs postgresql-17 alone. A
+# buildd installs the Build-Depends as they are (scripts/suites/buildd.sh).
+deb_build_deps() {
+  local v
+  dpkg-checkbuilddeps -P nocheck || return 1
+  case " ${DEB_BUILD_OPTIONS:-} ${DEB_BUILD_PROFILES:-} " in *[\ ,]nocheck[\ ,]*) return 0 ;; esac
+  for v in $(pg_buildext supported-versions); do
+    [ -x "/usr/lib/postgresql/$v/bin/initdb" ] && continue
+    echo "package.sh: the build's installcheck needs PostgreSQL $v's server: apt-get install postgresql-$v (or postgresql-all), or build with DEB_BUILD_OPTIONS=nocheck" >&2
+    return 1
+  done
 }
 if [ "${1:-}" = deb-here ]; then
   log="$(pwd)/../dpkg-buildpackage.log"
@@ -76,6 +96,24 @@ case "${1:-}" in
     for deb in "$STAGING"/deb/postgresql-*-ulid-tsid_"${deb_version#*:}"_*.deb; do
       cp "$deb" "$OUT_DIR/"
       echo "$OUT_DIR/$(basename "$deb")"
+    done
+    ;;
+  deb-source)
+    # The orig tarball: the export without debian/, its files' times the commit's.
+    deb_version=$(dpkg-parsechangelog -l debian/changelog -S Version)
+    top="ulid-tsid-$version"
+    rm -rf "$STAGING/deb-source"; mkdir -p "$STAGING/deb-source"
+    export_tree "$STAGING/deb-source/$top"
+    tar -C "$STAGING/deb-source" --exclude="$top/debian" --sort=name --owner=0 --group=0 --numeric-owner \
+        --mtime="@$(git log -1 --format=%ct)" -czf "$STAGING/deb-source/ulid-tsid_$version.orig.tar.gz" "$top"
+    log="$STAGING/deb-source/dpkg-source.log"
+    if ! (cd "$STAGING/deb-source" && dpkg-source -b "$top") >"$log" 2>&1; then
+      cat "$log" >&2; echo "package.sh: dpkg-source -b failed" >&2; exit 1
+    fi
+    for f in "$STAGING/deb-source/ulid-tsid_$version.orig.tar.gz" "$STAGING/deb-source/ulid-tsid_${deb_version#*:}".debian.tar.* \
+             "$STAGING/deb-source/ulid-tsid_${deb_version#*:}.dsc"; do
+      cp "$f" "$OUT_DIR/"
+      echo "$OUT_DIR/${f##*/}"
     done
     ;;
   export)
