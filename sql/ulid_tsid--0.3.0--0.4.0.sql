@@ -11,7 +11,17 @@
 -- library of 0.4.0 and later sets ulid_tsid.library_version (PGC_INTERNAL).
 -- ---------------------------------------------------------------------------
 
-LOAD 'MODULE_PATHNAME';
+-- LOAD names the library as the functions do; where the server finds
+-- libraries through dynamic_library_path instead (PostgreSQL 18's
+-- extension_control_path installs, as Debian's package build tests them), the
+-- bare name.
+DO $load$
+BEGIN
+  EXECUTE 'LOAD ''MODULE_PATHNAME''';
+EXCEPTION WHEN undefined_file THEN
+  EXECUTE 'LOAD ''ulid_tsid''';
+END
+$load$;
 
 DO $library$
 DECLARE
