@@ -105,8 +105,8 @@ majors_of() {
   case "$1" in bullseye) echo 13 ;; trixie) echo 17 ;; sid) echo 18 19 13 ;; esac
 }
 
-# debian_mirror: the machine's own Debian mirror (scripts/lib/debian_mirror.sh).
-source "$(dirname "${BASH_SOURCE[0]}")/lib/debian_mirror.sh"
+# debian_mirror, debian_apt_conf, unmount_under (scripts/lib/debian_chroot.sh).
+source "$(dirname "${BASH_SOURCE[0]}")/lib/debian_chroot.sh"
 
 # mount_chroot DIR: /proc (the server reads it) and a tmpfs on /dev/shm (its
 # dynamic shared memory), each once.
@@ -118,12 +118,7 @@ mount_chroot() {
 
 # unmount_all DIR: every mount under DIR, deepest first; fails if one stays.
 unmount_all() {
-  local m
-  while read -r m; do umount "$m" || umount -l "$m"; done < <(
-    findmnt -rn -o TARGET | awk -v d="$1" 'index($0, d "/") == 1' | sort -r)
-  if findmnt -rn -o TARGET | awk -v d="$1" 'index($0, d "/") == 1 { bad = 1 } END { exit !bad }'; then
-    die "mounts under $1 remain; not removing it"
-  fi
+  unmount_under "$1" || die "mounts under $1 remain; not removing it"
 }
 
 # ready NAME DIR: the stamp holds the recipe, it is young enough, every server answers.
@@ -175,18 +170,10 @@ make_chroot() {  # make_chroot NAME DIR
     echo "deb $mirror $SUITE main"
     for s in $EXTRA_SUITES; do echo "deb $mirror $s main"; done
   } >"$tmp/etc/apt/sources.list"
-  cat >"$tmp/etc/apt/apt.conf.d/90ulid_tsid" <<'EOF'
-// sid's and experimental's Release files on the mirror are past their Valid-Until.
-Acquire::Check-Valid-Until "false";
-Acquire::Languages "none";
-APT::Install-Recommends "false";
-APT::Install-Suggests "false";
-Dpkg::Use-Pty "false";
-// 18 and 19 share the sid chroot, and their suites may install side by side.
-DPkg::Lock::Timeout "900";
-EOF
-  # No service starts inside the chroot (no cluster is made by the packages either).
-  printf '#!/bin/sh\nexit 101\n' >"$tmp/usr/sbin/policy-rc.d"; chmod 755 "$tmp/usr/sbin/policy-rc.d"
+  # apt's settings; no service starts inside the chroot (no cluster is made by the
+  # packages either). 18 and 19 share the sid chroot, and their suites may install
+  # side by side.
+  debian_apt_conf "$tmp" 'DPkg::Lock::Timeout "900";'
   mkdir -p "$tmp/etc/postgresql-common/createcluster.d"
   echo "create_main_cluster = false" >"$tmp/etc/postgresql-common/createcluster.d/ulid_tsid.conf"
   mount_chroot "$tmp"

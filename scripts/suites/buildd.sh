@@ -34,7 +34,7 @@
 #   bash scripts/suites/buildd.sh
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
-source "$ROOT/scripts/lib/debian_mirror.sh"
+source "$ROOT/scripts/lib/debian_chroot.sh"
 cd "$ROOT" || exit 1
 BD_CACHE="${ULID_TSID_CACHE:-/var/cache/ulid_tsid}/buildd"
 BD_SUITES="${BUILDD_SUITES:-sid sid+19 bookworm}"
@@ -61,12 +61,7 @@ bd_dsc="$bd_src/ulid-tsid_${bd_deb_version}.dsc"
 
 bd_work=""
 bd_remove() {  # bd_remove DIR: unmount everything under a run's chroot, then remove it
-  local m
-  while read -r m; do umount "$m" 2>/dev/null || umount -l "$m"; done < <(
-    findmnt -rn -o TARGET | awk -v d="$1" 'index($0, d "/") == 1 || $0 == d' | sort -r)
-  if findmnt -rn -o TARGET | awk -v d="$1" 'index($0, d "/") == 1 || $0 == d { bad = 1 } END { exit !bad }'; then
-    echo "   mounts remain under $1: left in place"; return 1
-  fi
+  unmount_under "$1" self || { echo "   mounts remain under $1: left in place"; return 1; }
   rm -rf --one-file-system "$1"
 }
 bd_cleanup() {  # the run's chroot
@@ -94,15 +89,7 @@ bd_tarball() {
     rm -rf --one-file-system "$tmp"; return 1
   fi
   echo "deb $bd_mirror $suite main" >"$tmp/etc/apt/sources.list"
-  cat >"$tmp/etc/apt/apt.conf.d/90ulid_tsid" <<'EOF'
-// sid's Release files on the mirror are past their Valid-Until.
-Acquire::Check-Valid-Until "false";
-Acquire::Languages "none";
-APT::Install-Recommends "false";
-APT::Install-Suggests "false";
-Dpkg::Use-Pty "false";
-EOF
-  printf '#!/bin/sh\nexit 101\n' >"$tmp/usr/sbin/policy-rc.d"; chmod 755 "$tmp/usr/sbin/policy-rc.d"
+  debian_apt_conf "$tmp"
   chroot "$tmp" apt-get update >>"$log" 2>&1 </dev/null || { rm -rf --one-file-system "$tmp"; return 1; }
   chroot "$tmp" apt-get clean
   tar -C "$tmp" -cf "$tar.new" . && mv "$tar.new" "$tar"

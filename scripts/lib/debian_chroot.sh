@@ -1,6 +1,12 @@
 # shellcheck shell=bash
-# debian_mirror: the Debian archive the machine's own apt sources name, for debootstrap
-# (sourced by scripts/chroot.sh and scripts/suites/buildd.sh; never a host written down).
+# What the Debian chroots share (sourced by scripts/chroot.sh and scripts/suites/buildd.sh):
+#   debian_mirror              the Debian archive the machine's own apt sources name,
+#                              for debootstrap (never a host written down)
+#   debian_apt_conf DIR [LINE...]  the chroot's apt settings, and no service started
+#   unmount_under DIR [self]   every mount under DIR (and DIR itself with "self"),
+#                              deepest first; 1 when one stays
+#
+# debian_mirror:
 # ULID_TSID_DEBIAN_MIRROR overrides it. Prints the URI without a trailing slash; returns
 # 1 when no apt source names one.
 debian_mirror() {
@@ -39,4 +45,26 @@ debian_mirror() {
     case "${u%/}" in */debian) echo "${u%/}"; return ;; esac
   done
   echo "${uris[0]%/}"
+}
+
+debian_apt_conf() {
+  local dir="$1"; shift
+  {
+    echo '// sid'"'"'s and experimental'"'"'s Release files on the mirror are past their Valid-Until.'
+    echo 'Acquire::Check-Valid-Until "false";'
+    echo 'Acquire::Languages "none";'
+    echo 'APT::Install-Recommends "false";'
+    echo 'APT::Install-Suggests "false";'
+    echo 'Dpkg::Use-Pty "false";'
+    local line; for line in "$@"; do echo "$line"; done
+  } >"$dir/etc/apt/apt.conf.d/90ulid_tsid"
+  printf '#!/bin/sh\nexit 101\n' >"$dir/usr/sbin/policy-rc.d"
+  chmod 755 "$dir/usr/sbin/policy-rc.d"
+}
+
+unmount_under() {
+  local m self="${2:-}"
+  mounts_under() { findmnt -rn -o TARGET | awk -v d="$1" -v s="$self" 'index($0, d "/") == 1 || (s == "self" && $0 == d)'; }
+  while read -r m; do umount "$m" 2>/dev/null || umount -l "$m"; done < <(mounts_under "$1" | sort -r)
+  [ -z "$(mounts_under "$1")" ]
 }
