@@ -32,8 +32,25 @@ $node->safe_psql('postgres',
 my $insert = 'INSERT INTO burst SELECT generate_ulid(), generate_tsid(), generate_uuidv7(), g, pg_backend_pid() '
   . "FROM generate_series(1, $per_client) g";
 
+# A start gate: every backend first waits for a shared advisory lock that a session
+# of the test holds, and all are let go at once. Without it, on a loaded machine (two
+# busy loops beside the test command) launching eight psqls took longer than one
+# backend's burst, the bursts ran one after the other, and the overlap check failed.
+my $gate_key = 5005;
+my $gate     = $node->background_psql('postgres');
+$gate->query_safe("SELECT pg_advisory_lock($gate_key)");
 my $tmp = PostgreSQL::Test::Utils::tempdir;
-my @jobs = map { start_psql($node, $insert, "$tmp/burst_$_.out", "$tmp/burst_$_.err") } 1 .. $backends;
+my @jobs = map {
+	start_psql($node, "SELECT pg_advisory_lock_shared($gate_key); $insert",
+		"$tmp/burst_$_.out", "$tmp/burst_$_.err")
+} 1 .. $backends;
+ok( poll_until(
+		$node, 'postgres',
+		"SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = $gate_key AND NOT granted",
+		$backends),
+	"$backends backends wait at the start gate");
+$gate->query_safe("SELECT pg_advisory_unlock($gate_key)");
+$gate->quit;
 is(finish_all(@jobs), 0, "$backends backends generated concurrently")
   or diag(join "\n", map { slurp_file($_) } glob("$tmp/burst_*.err"));
 
