@@ -9,7 +9,8 @@
 #   PG_MAJOR=17 bash test/bench/insert_latency.sh          (13, 17, 18, 19: a chroot's server)
 #
 # Target, judged per row (never asserted): "p99 within 1.10x of 0.3.0's on every generator".
-# bigserial is the control: the same code in both clusters, its ratio is the noise floor.
+# bigserial is the control: the same code in both clusters, its ratio is the noise floor;
+# its row reads "control misses 1.00" (and the verdict line says so) when its interval does not hold 1.00.
 # The verdict reads the rounds' own p99 ratios (the two builds' runs of a round are
 # back to back): their median and a distribution-free 95% interval for it. "met" when
 # the whole interval is at or below 1.10, "missed" when all of it is above, else
@@ -270,7 +271,10 @@ for mode in $MODES; do for sync in $SYNC_MODES; do for c in $CLIENTS; do for k i
       t0 = nt["030"] ? t["030"] / nt["030"] : 0; t1 = nt["now"] ? t["now"] / nt["now"] : 0
       ratio = (O[2] > 0) ? N[2] / O[2] : 0
       # met: the whole interval at or below the target; missed: all of it above; else undecided.
-      if (k == "bigserial") v = "control"; else if (q < 1) v = "undecided"; else if (hi <= target) v = "met"
+      # The control (the same code on both sides) should hold 1.00 in its interval; when it
+      # does not, the machine drifted between the two builds more than the method resolves.
+      if (k == "bigserial") v = (q >= 1 && (lo > 1 || hi < 1)) ? "control misses 1.00" : "control"
+      else if (q < 1) v = "undecided"; else if (hi <= target) v = "met"
       else if (lo > target) v = "missed"; else v = "undecided"
       printf "%s,%s,%s,%s,%d,%s,%d,%d,%.1f,%.1f,%s,%s,%s,%s,%s,%s,%.3f,%.3f,%.3f,%.3f,%s,%.3f,%.3f,%.3f\n", m, s, c, k, rounds, len, O[5], N[5],
         t0, t1, O[1], N[1], O[2], N[2], O[3], N[3], ratio, mn, mx, (t0 > 0) ? t1 / t0 : 0, v, med, lo, hi }' "$RUNS_CSV" >>"$CSV"
@@ -280,10 +284,15 @@ check "every run logged its transactions (runs: $RUNS_CSV)" awk -F, 'NR > 1 { n+
   END { exit !(n > 0 && !bad) }' "$RUNS_CSV"
 met=$(awk -F, 'NR > 1 && $21 == "met"' "$CSV" | wc -l); missed=$(awk -F, 'NR > 1 && $21 == "missed"' "$CSV" | wc -l)
 undecided=$(awk -F, 'NR > 1 && $21 == "undecided"' "$CSV" | wc -l)
+controls=$(awk -F, 'NR > 1 && $21 ~ /^control/' "$CSV" | wc -l)
+controls_off=$(awk -F, 'NR > 1 && $21 == "control misses 1.00"' "$CSV" | wc -l)
+if [ "$controls_off" -gt 0 ]; then
+  CONTROL_TEXT="the bigserial control's interval misses 1.00 in $controls_off of $controls rows: the machine drifted more than the method resolves there, so read the verdicts of those rows' settings with care"
+else CONTROL_TEXT="the bigserial control's interval holds 1.00 in every row that has one ($controls)"; fi
 
 echo "== PostgreSQL $PG_MAJOR: single-row inserts, fsync = on, 0.3.0 against today's tree ($NOW_VERSION, $NOW_REV); $ROUNDS round(s) of $LENGTH_TEXT per variant"
 column -t -s, "$CSV"
-echo "verdict: $met targets met, $missed missed, $undecided undecided (p99 within ${TARGET}x of 0.3.0's on every generator; bigserial is the control)"
+echo "verdict: $met targets met, $missed missed, $undecided undecided (p99 within ${TARGET}x of 0.3.0's on every generator); $CONTROL_TEXT"
 
 {
   echo "# Single-row insert latency, 0.3.0 against today's tree"
@@ -301,7 +310,7 @@ echo "verdict: $met targets met, $missed missed, $undecided undecided (p99 withi
   echo "- PostgreSQL: ${SERVER_VERSION:-$PG_MAJOR} (${PG_CHROOT:+the Debian chroot $PG_CHROOT, }$PG_BINDIR); pgbench and psql the host's ($HOST_BIN)"
   echo "- load average at the start: $START_LOAD, at the end: $(cut -d' ' -f1-3 /proc/loadavg) (the $NPROC CPUs may be shared with other work)"
   echo
-  echo "verdict: **$met targets met, $missed missed, $undecided undecided**"
+  echo "verdict: **$met targets met, $missed missed, $undecided undecided**; $CONTROL_TEXT"
   echo
   echo "| preload | sync commit | clients | key | transactions 0.3.0 / today | tps 0.3.0 | tps today | x | p50 ms 0.3.0 | p50 today | p99 ms 0.3.0 | p99 today | p99.9 ms 0.3.0 | p99.9 today | p99 x 0.3.0 pooled | rounds: median [95%] | range | target |"
   echo "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
