@@ -121,6 +121,11 @@ def check_unknown_oid_warning
   warned = captured_stderr { UlidOrder.first; TsidOrder.first }
   ok(warned.scan(/unknown OID \d+: failed to recognize type of 'id'. It will be treated as String./).size == 2,
      "without the recipe's types the adapter warns of an unknown OID for ulid and tsid (and reads Strings)", warned)
+  # Nor can schema.rb express them: it skips those tables and keeps their foreign keys.
+  skipped = schema_rb.scan(/^# Could not dump table "(\w+)" because of following StandardError$/).flatten.sort
+  ok(skipped == %w[tickets tsid_lines tsid_orders ulid_lines ulid_orders] &&
+     schema_rb.include?('add_foreign_key "ulid_lines", "ulid_orders"'),
+     "without them schema.rb cannot dump the ulid and tsid tables (yet keeps their foreign keys)", skipped)
   require_relative "ulid_tsid_types"
   ActiveRecord::Base.connection_pool.disconnect!
   [UlidOrder, TsidOrder].each(&:reset_column_information)
@@ -257,10 +262,14 @@ def check_kind(kind, order_class, line_class, lines, generator, timefn, value_ok
      "#{kind}: to_json -> JSON.parse -> find and new give the same record", back)
 end
 
-def check_schema_dump
+def schema_rb
   io = StringIO.new
   ActiveRecord::SchemaDumper.dump(at_least("7.2") ? ActiveRecord::Base.connection_pool : conn, io)   # 7.2 takes the pool
-  dump = io.string
+  io.string
+end
+
+def check_schema_dump
+  dump = schema_rb
   skipped = dump.scan(/^# Could not dump table "(\w+)" because of following StandardError\n#   (.*)$/)
   skipped.each { |t, why| puts "# schema.rb: table #{t} not dumped: #{why}" }
   ok(skipped.empty? && dump.include?('enable_extension "ulid_tsid"'),
@@ -295,12 +304,18 @@ COLUMNS_SQL = "SELECT table_name, column_name, udt_name, column_default, is_null
               " ORDER BY 1, 2".freeze
 CONSTRAINTS_SQL = "SELECT conrelid::regclass::text, contype, pg_get_constraintdef(oid) FROM pg_constraint" \
                   " WHERE connamespace = 'public'::regnamespace ORDER BY 1, 2, 3".freeze
+INDEXES_SQL = "SELECT indexdef FROM pg_indexes WHERE schemaname = 'public' AND tablename <> 'ar_internal_metadata'" \
+              " AND tablename <> 'schema_migrations' ORDER BY 1".freeze
+
+def described
+  [COLUMNS_SQL, CONSTRAINTS_SQL, INDEXES_SQL].map { |q| conn.select_rows(q) }
+end
 
 # schema.rb and structure.sql loaded into empty databases, as db:schema:load would: each
 # gives the tables the migrations made, and their keys work.
 def check_loads(schema_rb, structure_sql)
   base = ActiveRecord::Base.connection_db_config.configuration_hash
-  migrated = [conn.select_rows(COLUMNS_SQL), conn.select_rows(CONSTRAINTS_SQL)]
+  migrated = described
   from_rb = "#{base[:database]}_schema_rb"
   from_sql = "#{base[:database]}_structure_sql"
   [from_rb, from_sql].each { |db| conn.drop_database(db); conn.create_database(db) }
@@ -308,9 +323,9 @@ def check_loads(schema_rb, structure_sql)
     ActiveRecord::Base.establish_connection(base.merge(database: from_rb))
     ActiveRecord::Schema.verbose = false
     eval(schema_rb) # rubocop:disable Security/Eval
-    loaded = [conn.select_rows(COLUMNS_SQL), conn.select_rows(CONSTRAINTS_SQL)]
-    ok(loaded == migrated, "schema.rb loads into an empty database with the migrated tables' columns, types, DEFAULTs and constraints",
-       { only_loaded: [loaded[0] - migrated[0], loaded[1] - migrated[1]], only_migrated: [migrated[0] - loaded[0], migrated[1] - loaded[1]] })
+    loaded = described
+    ok(loaded == migrated, "schema.rb loads into an empty database with the migrated tables' columns, types, DEFAULTs, constraints and indexes",
+       { only_loaded: loaded.zip(migrated).map { |l, m| l - m }, only_migrated: migrated.zip(loaded).map { |m, l| m - l } })
     order = conn.select_value("INSERT INTO tsid_orders (item) VALUES ('x') RETURNING id::text")
     line = conn.select_value("INSERT INTO tsid_lines (tsid_order_id, note) VALUES ('#{order}', 'y') RETURNING tsid_order_id::text")
     ok(order.is_a?(String) && order.size == 13 && line == order, "in it, the tsid key's DEFAULT and its foreign key work", [order, line])
