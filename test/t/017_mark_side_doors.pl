@@ -32,8 +32,12 @@
 #     connections each making a TSID must not push the lead up by more than
 #     0.3 s;
 #  7. ulid_tsid_status(): one row, preloaded as configured, node_bits and
-#     node_id as set in postgresql.conf, standby false on a primary.
-# They run in the order 7, 3, 1, 4, 6, 2, 5: before 0.4.0's fix the planted 2100
+#     node_id as set in postgresql.conf, standby false on a primary;
+#  8. while the backend that wrote a reservation waits to write the server's
+#     copy of the mark (pg_ulid_tsid/mark.<database oid>), no other backend
+#     returns a key inside that reservation before the copy covers it, and
+#     one waiting for it there can be cancelled.
+# They run in the order 7, 3, 8, 1, 4, 6, 2, 5: before 0.4.0's fix the planted 2100
 # of case 2 reaches a preloaded cluster's shared sequence, in every database,
 # so it comes after the cases it would disturb, and case 5 moves the clock last.
 # Every wait is bounded (the code before that fix held a buffer lock, so
@@ -303,6 +307,89 @@ SELECT coalesce(wait_event_type || '/' || wait_event, 'none') FROM pg_stat_activ
 		bg_wait($a, time + 5) or bg_kill($a);
 		wait_for($node, 'postgres', q{SELECT count(*) FROM pg_stat_activity WHERE application_name ~ '^[ab]_'}, '0', 15)
 		  or diag('backends of the lock round are still there');
+	}
+
+	# --- 8. The server's copy of the mark before a key leaves --------------------
+	# Session C holds ShareUpdateExclusiveLock on ulid_tsid_mark_floor (COMMENT
+	# ON SEQUENCE in an open transaction), the lock the writers of the server's
+	# copy (pg_ulid_tsid/mark.<database oid>) take turns on. Backend W reserves
+	# (its first key, 0.3 s after any other) and waits there, its reservation in
+	# the WAL, the file not yet written. Backends that then make a key inside
+	# that reservation -- a fresh one (it reads the mark) and one that made a key
+	# before (it renews) -- must not return it while the file is below it: a
+	# crash then would leave the copy below keys already made.
+	{
+		my $file_ms = q{SELECT coalesce(sum(get_byte(f, 8 + i)::numeric * 256::numeric ^ i), 0)::bigint
+FROM pg_read_binary_file('pg_ulid_tsid/mark.' || (SELECT oid FROM pg_database WHERE datname = current_database())) f,
+     generate_series(0, 7) i};
+		my $wait_for_w = q{DO $$ BEGIN FOR i IN 1 .. 1000 LOOP
+  EXIT WHEN EXISTS (SELECT 1 FROM pg_locks WHERE relation = 'ulid_tsid_mark_floor'::regclass
+                      AND mode = 'ShareUpdateExclusiveLock' AND NOT granted);
+  PERFORM pg_sleep(0.01); END LOOP; END $$};
+		my $key_ms = 'SELECT ' . ms('tsid_timestamp(generate_tsid())');
+		my $renewing = bg_start($node, 'postgres', 'c_renewing', undef, 'SELECT generate_tsid() IS NOT NULL',
+			'SELECT pg_sleep(0.3)', $wait_for_w, $key_ms);
+		my $fresh = bg_start($node, 'postgres', 'c_fresh', undef, $wait_for_w, $key_ms);
+		my $cancelled = bg_start($node, 'postgres', 'c_cancelled', undef, $wait_for_w, $key_ms);
+		wait_for($node, 'postgres', q{SELECT count(*) FROM pg_stat_activity WHERE application_name IN ('c_renewing', 'c_fresh', 'c_cancelled') AND query LIKE 'DO%'}, '3', 10)
+		  or diag("the three backends did not reach their wait for W: $renewing->{err} $fresh->{err} $cancelled->{err}");
+		my $c = bg_start($node, 'postgres', 'c_commenter', undef,
+			'BEGIN', q{COMMENT ON SEQUENCE ulid_tsid_mark_floor IS 'held by case 8'}, 'SELECT pg_sleep(60)');
+		my $locked = wait_for($node, 'postgres', q{
+SELECT count(*) FROM pg_locks WHERE relation = 'ulid_tsid_mark_floor'::regclass
+  AND mode = 'ShareUpdateExclusiveLock' AND granted}, '1', 10);
+		ok($locked, "$mode: session C holds ShareUpdateExclusiveLock on ulid_tsid_mark_floor (COMMENT ON SEQUENCE in an open transaction)")
+		  or diag($c->{err});
+		my $w = bg_start($node, 'postgres', 'c_writer', undef, 'SELECT pg_sleep(0.3)', $key_ms);
+		my $w_waits = wait_for($node, 'postgres', q{
+SELECT count(*) FROM pg_stat_activity WHERE application_name = 'c_writer' AND wait_event_type = 'Lock'}, '1', 10);
+		ok($w_waits, "$mode: backend W, reserving, waits to write the server's copy behind session C") or diag($w->{err});
+		my $deadline = time + 3;
+		my %ended = (fresh => bg_wait($fresh, $deadline), renewing => bg_wait($renewing, $deadline));
+		my $copy = $node->safe_psql('postgres', $file_ms);
+		ok(!defined $w->{end} && $w->{h}->pumpable, "$mode: W still waits meanwhile");
+		for my $kind ('fresh', 'renewing')
+		{
+			my $b = $kind eq 'fresh' ? $fresh : $renewing;
+			my ($key) = $ended{$kind} && $b->{rc} == 0 ? ($b->{out} =~ /(\d+)\s*$/) : ();
+			ok(!$ended{$kind} || (defined $key && $key <= $copy),
+				sprintf("%s: a %s backend's key inside W's reservation does not leave before the server's copy covers it (%s)",
+					$mode, $kind eq 'fresh' ? 'fresh' : 'renewing',
+					!$ended{$kind} ? 'it waits for the copy'
+					: defined $key ? "returned key of $key ms, the copy at $copy ms"
+					: "ended: exit $b->{rc}: $b->{err}"));
+		}
+		# A third one, fresh too, waiting there: pg_cancel_backend() ends its wait.
+		if (bg_wait($cancelled, time + 0.1))
+		{
+			ok(0, "$mode: a fresh backend waiting for the server's copy can be cancelled (it did not wait: exit $cancelled->{rc}, $cancelled->{out})");
+		}
+		else
+		{
+			my $t0 = time;
+			run_sql($node, 'postgres', "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE application_name = 'c_cancelled'");
+			my $ended = bg_wait($cancelled, $t0 + 4);
+			bg_kill($cancelled) unless $ended;
+			ok($ended && $cancelled->{rc} != 0 && $cancelled->{end} - $t0 < 2,
+				sprintf("%s: pg_cancel_backend() ends a fresh backend waiting for the server's copy within 2 s (%s)",
+					$mode, $ended ? sprintf('%.2f s: %s', $cancelled->{end} - $t0, $cancelled->{err} =~ s/\s+/ /gr) : 'still waiting after 4 s, given up'));
+		}
+		run_sql($node, 'postgres', "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'c_commenter'");
+		bg_wait($c, time + 5) or bg_kill($c);
+		my @keys;
+		for my $b ($w, $fresh, $renewing)
+		{
+			my $ended = bg_wait($b, time + 10);
+			bg_kill($b) unless $ended;
+			push @keys, $ended && $b->{rc} == 0 && $b->{out} =~ /(\d+)\s*$/ ? $1 : undef;
+		}
+		$copy = $node->safe_psql('postgres', $file_ms);
+		ok(!grep({ !defined } @keys) && !grep({ $_ > $copy } @keys),
+			sprintf("%s: once C ends, W and both backends return their keys and the server's copy covers all three (keys %s, copy %s ms)",
+				$mode, join(', ', map { $_ // 'none' } @keys), $copy))
+		  or diag(join("\n", map { $_->{err} } $w, $fresh, $renewing));
+		wait_for($node, 'postgres', q{SELECT count(*) FROM pg_stat_activity WHERE application_name ~ '^c_'}, '0', 15)
+		  or diag('backends of case 8 are still there');
 	}
 
 	# --- 1. Compat alias first --------------------------------------------------
