@@ -435,6 +435,15 @@ void node_mark_write(std::int64_t ms, bool lower) {
   UnlockRelationOid(g_location.relid[kFloorSeq], ShareUpdateExclusiveLock);
 }
 
+// Makes the file cover `stored` (read with the file at `node_ms`) before a
+// value relies on a reservation another backend wrote: when that backend has
+// not written the file yet, this one waits for it (the lock of
+// node_mark_write()) or writes it itself.
+void node_mark_cover(std::int64_t node_ms, const MarkRecord& stored) {
+  const std::int64_t top = mark_max(stored.reserved_ms, stored.floor_ms);
+  if (node_ms < top) node_mark_write(top, false);
+}
+
 // Logs a sequence's tuple as nextval() does (inside a critical section).
 XLogRecPtr log_sequence(MarkTuples* seq, int i) {
   MarkBufferDirty(seq->buffer[i]);
@@ -592,6 +601,10 @@ void mark_prepare_slow(FunctionCallInfo, ProcessState& state) {
     return;
   }
   XLogFlush(lsn);  // what `known` covers must be durable before a value relies on it
+  // So must the server's copy: the backend that wrote this reservation may
+  // not have written the file yet (it does so right after its WAL flush), and
+  // a crash in between would leave the copy below values made here.
+  node_mark_cover(node_ms, stored);
   const std::uint64_t lifetime = current_lifetime();
   // The reservation of this lifetime lower than this backend saw it: a
   // superuser set the mark back (nothing else lowers it within a lifetime).
@@ -633,7 +646,11 @@ void mark_reserve_slow(std::int64_t value_ms, std::int64_t now_ms, bool per_back
   // The value leaves only once the reservation that covers it is on disk, in
   // the sequences and in the server's own copy.
   XLogFlush(lsn);
-  if (wrote) node_mark_write(mark_max(stored.reserved_ms, stored.floor_ms), false);
+  if (wrote) {
+    node_mark_write(mark_max(stored.reserved_ms, stored.floor_ms), false);
+  } else {
+    node_mark_cover(node_ms, stored);  // another backend's reservation: see mark_prepare_slow()
+  }
   know(mark, stored);
   const std::int64_t lead = value_ms - now_ms;
   if (g_max_lead_ms > 0 && lead > g_max_lead_ms && (!g_warned || now_ms - g_warned_at_ms >= 60000)) {
