@@ -9,7 +9,7 @@
 #   PG_MAJOR=17 bash test/bench/insert_latency.sh          (13, 17, 18, 19: a chroot's server)
 #
 # Target, judged per row (never asserted): "p99 within 1.10x of 0.3.0's on every generator".
-# bigserial is the control: the same code in both clusters, its ratio is the noise floor;
+# bigserial is the control: the same code on both sides, its ratio is the noise floor;
 # its row reads "control misses 1.00" (and the verdict line says so) when its interval does not hold 1.00.
 # The verdict reads the rounds' own p99 ratios (the two builds' runs of a round are
 # back to back): their median and a distribution-free 95% interval for it. "met" when
@@ -25,10 +25,17 @@
 #   test/bench/generation_compare.sh does (the same build tree, build/v030-MAJOR); 0.3.0's
 #   files are removed again at exit.
 # - per mode (MODES, default "preload": shared_preload_libraries names the build's library;
-#   "plain" without it), two clusters of the same configuration, up at once: one with
-#   CREATE EXTENSION ulid_tsid_v030, one with CREATE EXTENSION ulid_tsid. Both with
-#   fsync = on, full_page_writes = on, autovacuum = off (no vacuum of a run's table in
-#   the middle of its run), jit = off; synchronous_commit is set per run (PGOPTIONS).
+#   "plain" without it), the two builds side by side in one of two layouts (LAYOUT):
+#   - "one-cluster" (the default): one server, a database per build (il_030 with CREATE
+#     EXTENSION ulid_tsid_v030, il_now with CREATE EXTENSION ulid_tsid). Both builds' commits
+#     then wait on the same WAL and the same disk, so a drift of the disk falls on both
+#     sides alike (with two servers, the bigserial control itself once read 1.18). Preloaded,
+#     the server is restarted before every run with that run's build in
+#     shared_preload_libraries (a backend must never load both libraries); plain, it runs on.
+#   - "two-clusters": a server per build, up at once, each with its build preloaded or not
+#     (the earlier results in test/bench/results/insert_latency/ were made so).
+#   Both with fsync = on, full_page_writes = on, autovacuum = off (no vacuum of a run's table
+#   in the middle of its run), jit = off; synchronous_commit is set per run (PGOPTIONS).
 # - each variant (key x build) gets DURATION seconds of pgbench per synchronous_commit
 #   (SYNC_MODES) and client count (CLIENTS), split into ROUNDS runs of DURATION/ROUNDS
 #   seconds, interleaved: per round, per setting, per key (the key order rotates each
@@ -49,7 +56,7 @@
 #              MODES=preload (or "preload plain") KEYS="generate_ulid generate_ulid_monotonic
 #              generate_tsid generate_uuidv7 bigserial" PROTOCOL=prepared INSTALL=1
 #              TXN= (transactions per client instead of -T: the smoke's) OLD_REV=3c2b641
-#              PORT_BASE=55490 (PORT_BASE..+3) NAME_PREFIX=il
+#              PORT_BASE=55490 (PORT_BASE..+3) NAME_PREFIX=il LAYOUT=one-cluster
 #              OUT_DIR=test/bench/results/insert_latency
 # Output: $OUT_DIR/insert_latency.csv (per mode, setting and key: both builds side by side,
 #         the p99 ratio and the verdict), insert_latency_runs.csv (every run),
@@ -71,6 +78,8 @@ INSTALL="${INSTALL:-1}"
 TXN="${TXN:-}"
 OLD_REV="${OLD_REV:-3c2b641}"
 PORT_BASE="${PORT_BASE:-55490}"
+LAYOUT="${LAYOUT:-one-cluster}"
+case "$LAYOUT" in one-cluster|two-clusters) ;; *) echo "LAYOUT is one-cluster or two-clusters, not '$LAYOUT'" >&2; exit 2 ;; esac
 NAME_PREFIX="${NAME_PREFIX:-il}"
 RUN_SECS=$((DURATION / ROUNDS))
 [ "$RUN_SECS" -ge 1 ] || RUN_SECS=1
@@ -108,6 +117,7 @@ COMMAND="PG_MAJOR=$PG_MAJOR $COMMAND ROUNDS=$ROUNDS CLIENTS=\"$CLIENTS\" SYNC_MO
 [ "$KEYS" = "generate_ulid generate_ulid_monotonic generate_tsid generate_uuidv7 bigserial" ] || COMMAND="$COMMAND KEYS=\"$KEYS\""
 [ "$PROTOCOL" = prepared ] || COMMAND="$COMMAND PROTOCOL=$PROTOCOL"
 [ "$OLD_REV" = 3c2b641 ] || COMMAND="$COMMAND OLD_REV=$OLD_REV"
+[ "$LAYOUT" = one-cluster ] || COMMAND="$COMMAND LAYOUT=$LAYOUT"
 COMMAND="$COMMAND bash test/bench/insert_latency.sh"
 
 PKGLIB="$(pg_in "$PG_CONFIG" --pkglibdir)"
@@ -147,8 +157,16 @@ NOW_VERSION="$(sed -n "s/^default_version *= *'\(.*\)'/\1/p" "$ROOT/ulid_tsid.co
 NOW_REV="$(git -C "$ROOT" rev-parse --short HEAD)"
 git -C "$ROOT" diff --quiet HEAD -- src sql Makefile ulid_tsid.control 2>/dev/null || NOW_REV="$NOW_REV (with uncommitted changes to the extension)"
 
-psql_at() {  # psql_at DIR PORT: a session on that cluster, SQL on stdin
-  PGHOST="$1" PGPORT="$2" PGUSER=postgres PGDATABASE=postgres "$HOST_BIN/psql" -X -A -t -q -v ON_ERROR_STOP=1
+psql_at() {  # psql_at DIR PORT DATABASE: a session on that cluster, SQL on stdin
+  PGHOST="$1" PGPORT="$2" PGUSER=postgres PGDATABASE="$3" "$HOST_BIN/psql" -X -A -t -q -v ON_ERROR_STOP=1
+}
+# preload_restart NAME BUILD: restart the one-cluster layout's server with BUILD's library
+# preloaded, the way a user's postgresql.conf would have it. Before every run of that layout's
+# preload mode, whichever build it is, so that each run of both builds starts alike.
+preload_restart() {
+  local d; d="$(cluster_dir "$1")"
+  (cd / && pg_as_postgres "$PG_BINDIR/pg_ctl" -D "$d/data" -l "$d/server.log" -w -t 60 -m fast \
+     -o "-c shared_preload_libraries=$(ext_of "$2")" restart) >/dev/null
 }
 key_ddl() {  # the table of a run, by key
   local col
@@ -174,17 +192,25 @@ pct() {
 
 # run_one MODE BUILD SYNC CLIENTS KEY ROUND: one pgbench run on a fresh empty table.
 run_one() {
-  local mode="$1" b="$2" sync="$3" c="$4" k="$5" r="$6" d p jobs logd out tx tps failed stats t0 secs
+  local mode="$1" b="$2" sync="$3" c="$4" k="$5" r="$6" d p want jobs logd out tx tps failed stats t0 secs
   d="${dir[$b]}"; p="${prt[$b]}"
+  if [ "$LAYOUT" = one-cluster ] && [ "$mode" = preload ] && ! preload_restart "${cname[$b]}" "$b"; then
+    tail -3 "$(cluster_dir "${cname[$b]}")/server.log"; check "restart of ${cname[$b]} with $(ext_of "$b") preloaded" false; return 1
+  fi
   jobs=$c; [ "$jobs" -le "$NPROC" ] || jobs=$NPROC
   logd="$WORK/log"; rm -rf "$logd"; mkdir -p "$logd"; out="$WORK/pgbench.out"
-  if ! key_ddl "$k" | psql_at "$d" "$p" >"$out" 2>&1; then
+  if ! { key_ddl "$k"; echo "SELECT current_setting('shared_preload_libraries');"; } | psql_at "$d" "$p" "${dbn[$b]}" >"$out" 2>&1; then
     tail -3 "$out"; check "table for $k on $b ($mode)" false; return 1
+  fi
+  # The run measures the build it names, loaded the way its mode says.
+  want=""; [ "$mode" = preload ] && want="$(ext_of "$b")"
+  if [ "$(tail -1 "$out")" != "$want" ]; then
+    check "shared_preload_libraries is '$want' for $b ($mode), not '$(tail -1 "$out")'" false; return 1
   fi
   t0="$(date +%s.%N)"
   if ! (cd "$logd" && PGHOST="$d" PGPORT="$p" PGUSER=postgres PGOPTIONS="-c synchronous_commit=$sync" \
         "$HOST_BIN/pgbench" -n -M "$PROTOCOL" -c "$c" -j "$jobs" "${LENGTH[@]}" -l --log-prefix="$logd/tx" \
-        -f "$WORK/insert.sql" postgres) >"$out" 2>&1; then
+        -f "$WORK/insert.sql" "${dbn[$b]}") >"$out" 2>&1; then
     tail -5 "$out"; check "pgbench run of $k on $b ($mode, synchronous_commit=$sync, $c clients, round $r)" false; return 1
   fi
   secs="$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')"
@@ -203,29 +229,48 @@ run_one() {
 echo "preload,synchronous_commit,clients,key,build,round,wall_s,transactions,failed,tps,p50_ms,p99_ms,p999_ms,max_ms,latencies" >"$RUNS_CSV"
 port=$PORT_BASE
 HAS_MARK=""; SERVER_VERSION=""
+ext_of() { if [ "$1" = 030 ]; then echo ulid_tsid_v030; else echo ulid_tsid; fi; }
 for mode in $MODES; do
-  declare -A dir=() prt=()
+  declare -A dir=() prt=() dbn=() cname=()
   ok=1
-  for b in 030 now; do
-    name="${NAME_PREFIX}_${mode}_$b"
-    if [ "$b" = 030 ]; then ext=ulid_tsid_v030; else ext=ulid_tsid; fi
-    conf=("fsync = on" "synchronous_commit = on" "full_page_writes = on" "autovacuum = off" "jit = off"
-          "checkpoint_timeout = 30min" "max_wal_size = 4GB")
-    [ "$mode" = preload ] && conf+=("shared_preload_libraries = '$ext'")
-    if ! cluster_start "$name" "$port" "${conf[@]}"; then check "cluster $name starts" false; ok=0; break; fi
-    RUNNING+=("$name")
-    dir[$b]="$PGHOST"; prt[$b]="$PGPORT"
+  conf=("fsync = on" "synchronous_commit = on" "full_page_writes = on" "autovacuum = off" "jit = off"
+        "checkpoint_timeout = 30min" "max_wal_size = 4GB")
+  if [ "$LAYOUT" = one-cluster ]; then
+    # One server, a database per build: both builds' WAL, fsyncs and table files share one
+    # disk queue. Made without a preloaded library (a backend must never load both builds'
+    # libraries: they define the same settings); run_one restarts it with the build's own.
+    name="${NAME_PREFIX}_$mode"
+    if cluster_start "$name" "$port" "${conf[@]}"; then
+      RUNNING+=("$name")
+      for b in 030 now; do
+        dir[$b]="$PGHOST"; prt[$b]="$PGPORT"; dbn[$b]="il_$b"; cname[$b]="$name"
+        if ! { echo "CREATE DATABASE il_$b;" | psql_at "${dir[$b]}" "${prt[$b]}" postgres &&
+               echo "CREATE EXTENSION $(ext_of $b);" | psql_at "${dir[$b]}" "${prt[$b]}" "il_$b"; } >"$WORK/setup.$name.$b" 2>&1; then
+          cat "$WORK/setup.$name.$b"; check "database il_$b with CREATE EXTENSION $(ext_of $b) on $name" false; ok=0; break
+        fi
+      done
+    else check "cluster $name starts" false; ok=0; fi
     port=$((port + 1))
-    if ! echo "CREATE EXTENSION $ext;" | psql_at "${dir[$b]}" "${prt[$b]}" >"$WORK/setup.$name" 2>&1; then
-      cat "$WORK/setup.$name"; check "CREATE EXTENSION $ext on $name" false; ok=0; break
-    fi
-    if [ "$b" = now ]; then
-      HAS_MARK="$(echo "SELECT CASE WHEN to_regclass('ulid_tsid_mark') IS NULL THEN 'no' ELSE 'yes' END;" |
-                  psql_at "${dir[$b]}" "${prt[$b]}" 2>/dev/null)"
-      SERVER_VERSION="$(echo "SELECT current_setting('server_version');" | psql_at "${dir[$b]}" "${prt[$b]}" 2>/dev/null)"
-    fi
-  done
-  check "clusters of mode $mode up, both extensions created" test "$ok" = 1
+  else
+    for b in 030 now; do
+      name="${NAME_PREFIX}_${mode}_$b"
+      c_conf=("${conf[@]}")
+      [ "$mode" = preload ] && c_conf+=("shared_preload_libraries = '$(ext_of $b)'")
+      if ! cluster_start "$name" "$port" "${c_conf[@]}"; then check "cluster $name starts" false; ok=0; break; fi
+      RUNNING+=("$name")
+      dir[$b]="$PGHOST"; prt[$b]="$PGPORT"; dbn[$b]=postgres; cname[$b]="$name"
+      port=$((port + 1))
+      if ! echo "CREATE EXTENSION $(ext_of $b);" | psql_at "${dir[$b]}" "${prt[$b]}" postgres >"$WORK/setup.$name" 2>&1; then
+        cat "$WORK/setup.$name"; check "CREATE EXTENSION $(ext_of $b) on $name" false; ok=0; break
+      fi
+    done
+  fi
+  if [ "$ok" = 1 ]; then
+    HAS_MARK="$(echo "SELECT CASE WHEN to_regclass('ulid_tsid_mark') IS NULL THEN 'no' ELSE 'yes' END;" |
+                psql_at "${dir[now]}" "${prt[now]}" "${dbn[now]}" 2>/dev/null)"
+    SERVER_VERSION="$(echo "SELECT current_setting('server_version');" | psql_at "${dir[now]}" "${prt[now]}" "${dbn[now]}" 2>/dev/null)"
+  fi
+  check "mode $mode: the server(s) up ($LAYOUT), both extensions created" test "$ok" = 1
   if [ "$ok" = 1 ]; then
     ci=0
     for ((r = 1; r <= ROUNDS; r++)); do
@@ -243,9 +288,9 @@ for mode in $MODES; do
       done
     done
   fi
-  for b in 030 now; do cluster_stop "${NAME_PREFIX}_${mode}_$b"; done
+  for n in "${RUNNING[@]}"; do cluster_stop "$n"; done
   RUNNING=()
-  unset dir prt
+  unset dir prt dbn cname
 done
 
 # The summary: per mode, setting and key, both builds' pooled percentiles side by side.
@@ -299,10 +344,15 @@ echo "verdict: $met targets met, $missed missed, $undecided undecided (p99 withi
   echo
   echo "Made by \`$COMMAND\`, $START_TIME to $(date -u '+%H:%M UTC'); the tables: \`insert_latency.csv\` (pooled per variant), \`insert_latency_runs.csv\` (every run)."
   echo
-  echo "- target (issue 33 item 9): **p99 within ${TARGET}x of 0.3.0's on every generator**; judged per row below from the rounds' own p99 ratios (each round's two runs back to back): **met** when a distribution-free 95% interval for their median lies at or below ${TARGET}, **missed** when it lies above, **undecided** when it straddles it (or fewer than 6 rounds give no interval); never asserted; bigserial is the control (the same code in both clusters: its ratio is the noise of the method)"
+  echo "- target (issue 33 item 9): **p99 within ${TARGET}x of 0.3.0's on every generator**; judged per row below from the rounds' own p99 ratios (each round's two runs back to back): **met** when a distribution-free 95% interval for their median lies at or below ${TARGET}, **missed** when it lies above, **undecided** when it straddles it (or fewer than 6 rounds give no interval); never asserted; bigserial is the control (the same code on both sides: its ratio is the noise of the method)"
   echo "- builds: 0.3.0 = git \`$OLD_REV\` (extension \`ulid_tsid_v030\`, library \`ulid_tsid_v030.so\`); today = $NOW_VERSION at \`$NOW_REV\`; today's persisted mark present: ${HAS_MARK:-unknown}"
   echo "- modes: $MODES (preload = \`shared_preload_libraries\` names the build's library; plain = loaded by each backend's first call)"
-  echo "- per mode, two clusters up at once, one per build, the same settings: \`fsync = on\`, \`full_page_writes = on\`, \`shared_buffers = 128MB\`, \`autovacuum = off\`, \`checkpoint_timeout = 30min\`, \`max_wal_size = 4GB\`, \`jit = off\`; \`synchronous_commit\` per run through \`PGOPTIONS\`"
+  if [ "$LAYOUT" = one-cluster ]; then
+    echo "- layout \`one-cluster\`: per mode one server, a database per build (\`il_030\`, \`il_now\`), so both builds' commits share one WAL and one disk; preloaded, the server is restarted before every run with that run's build in \`shared_preload_libraries\`"
+  else
+    echo "- layout \`two-clusters\`: per mode two servers up at once, one per build"
+  fi
+  echo "- the settings: \`fsync = on\`, \`full_page_writes = on\`, \`shared_buffers = 128MB\`, \`autovacuum = off\`, \`checkpoint_timeout = 30min\`, \`max_wal_size = 4GB\`, \`jit = off\`; \`synchronous_commit\` per run through \`PGOPTIONS\`"
   echo "- a run: a fresh empty \`il_t (id KEY PRIMARY KEY DEFAULT generator(), n int, payload text)\` and a \`CHECKPOINT\`, then \`pgbench -n -M $PROTOCOL -c C -j min(C, $NPROC) ${LENGTH[*]} -l\` of \`INSERT INTO il_t (n, payload) VALUES (:client_id, '<64 bytes>')\`, one row a transaction"
   echo "- interleaved: $ROUNDS rounds; in each, per setting and key (the key order rotating by one a round), the two builds' runs right after each other, which goes first alternating"
   echo "- latency: pgbench's per-transaction log (\`-l\`), the transactions of every round of a variant pooled, nearest-rank p50/p99/p99.9 in ms; tps: pgbench's \`tps\` (without initial connection time), the mean over the rounds; \`p99 x 0.3.0 pooled\`: the pooled p99s' ratio; \`rounds: median [95%]\`: the median of the rounds' own ratios and its interval (order statistics of the binomial sign test); \`range\`: the lowest and highest round"
