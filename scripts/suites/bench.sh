@@ -158,10 +158,12 @@ bench_check "generation_compare: 0.3.0's files removed from the server again" \
 # Single-row insert latency against 0.3.0 (test/bench/insert_latency.sh), a smoke of
 # seconds: both builds side by side (0.3.0's build is generation_compare's, just made),
 # preloaded and not, synchronous_commit on and off, 2 clients, 20 transactions each, one
-# round; it checks that the run goes end to end and writes numbers and a verdict to each
-# row, never its timings (40 transactions give no p99 to judge).
+# round, in the one-server layout (a database per build, restarted with each run's build
+# preloaded); it checks that the run goes end to end and writes numbers and a verdict to
+# each row, never its timings (40 transactions give no p99 to judge). Then a shorter one in
+# the default layout (a server per build).
 lat_out="$bench_out/insert_latency"
-PG15_LOCK_HELD=1 INSTALL=0 TXN=20 ROUNDS=1 CLIENTS=2 SYNC_MODES="on off" MODES="preload plain" OUT_DIR="$lat_out" \
+PG15_LOCK_HELD=1 INSTALL=0 LAYOUT=one-cluster TXN=20 ROUNDS=1 CLIENTS=2 SYNC_MODES="on off" MODES="preload plain" OUT_DIR="$lat_out" \
   PORT_BASE=55494 NAME_PREFIX=smoke_lat timeout 300 bash test/bench/insert_latency.sh >"$LOGS/bench-latency.log" 2>&1
 bench_check "insert_latency.sh exit status (see $LOGS/bench-latency.log)" test $? -eq 0
 bench_check "insert_latency.csv: each key, mode and synchronous_commit with both builds' tps, p50, p99, p99.9, the rounds' median ratio and a verdict" \
@@ -183,6 +185,15 @@ bench_check "insert_latency_runs.csv: 40 runs, each with every transaction in it
   awk -F, 'NR > 1 { n++; if (!($8 == 40 && $15 == 40 && $12 ~ /^[0-9.]+$/)) bad = 1 } END { exit !(n == 40 && !bad) }' "$lat_out/insert_latency_runs.csv"
 bench_check "insert_latency.md has the table and a verdict" \
   bash -c 'grep -q "^| preload | sync commit" "$1" && grep -qE "^verdict: \*\*[0-9]+ targets met, [0-9]+ missed, [0-9]+ undecided" "$1"' _ "$lat_out/insert_latency.md"
+# Every run checked that shared_preload_libraries named its build (a failed check fails
+# the script's exit status above).
+bench_check "insert_latency.md says both builds ran in one server, a database each" \
+  grep -q '^- layout `one-cluster`' "$lat_out/insert_latency.md"
+PG15_LOCK_HELD=1 INSTALL=0 TXN=20 ROUNDS=1 CLIENTS=2 SYNC_MODES=off MODES=preload KEYS="generate_tsid bigserial" \
+  OUT_DIR="$lat_out/two-clusters" PORT_BASE=55494 NAME_PREFIX=smoke_lat timeout 300 bash test/bench/insert_latency.sh >"$LOGS/bench-latency-two.log" 2>&1
+bench_check "insert_latency.sh, default layout: exit status (see $LOGS/bench-latency-two.log)" test $? -eq 0
+bench_check "insert_latency.md of the default layout: a server per build, and a row per key" \
+  bash -c 'grep -q "^- layout \`two-clusters\`" "$1" && [ "$(grep -c "^| preload | off | 2 |" "$1")" = 2 ]' _ "$lat_out/two-clusters/insert_latency.md"
 bench_check "insert_latency: 0.3.0's files removed from the server again" \
   bash -c '! ls "$(pg_config --sharedir)"/extension/ulid_tsid_v030* "$(pg_config --pkglibdir)"/ulid_tsid_v030* 2>/dev/null | grep -q .'
 
