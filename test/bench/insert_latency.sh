@@ -33,10 +33,10 @@
 #     ulid_tsid_v030, il_now with CREATE EXTENSION ulid_tsid), so both builds' commits wait
 #     on the same WAL and disk. Preloaded, the server is restarted before every run with that
 #     run's build in shared_preload_libraries (a backend must never load both libraries: they
-#     define the same settings); plain, it runs on. Not the default: an A/A run (OLD_REV=HEAD,
-#     the same code on both sides) read the il_now side's bigserial p99 1.09x [1.02, 1.19] of
-#     the other's, a bias of the layout itself not yet explained
-#     (test/bench/results/insert_latency/README.md).
+#     define the same settings); plain, it runs on. Not the default: an A/A run of it preloaded
+#     (OLD_REV=HEAD, the same code on both sides) read the il_now side's bigserial p99 1.09x
+#     [1.02, 1.19] of the other's, a bias not yet explained; plain, its A/A held 1.00 [0.97,
+#     1.06] (test/bench/results/insert_latency/README.md).
 #   Both with fsync = on, full_page_writes = on, autovacuum = off (no vacuum of a run's table
 #   in the middle of its run), jit = off; synchronous_commit is set per run (PGOPTIONS).
 # - each variant (key x build) gets DURATION seconds of pgbench per synchronous_commit
@@ -164,7 +164,7 @@ psql_at() {  # psql_at DIR PORT DATABASE: a session on that cluster, SQL on stdi
   PGHOST="$1" PGPORT="$2" PGUSER=postgres PGDATABASE="$3" "$HOST_BIN/psql" -X -A -t -q -v ON_ERROR_STOP=1
 }
 # preload_restart NAME BUILD: restart the one-cluster layout's server with BUILD's library
-# preloaded, the way a user's postgresql.conf would have it. Before every run of that layout's
+# in shared_preload_libraries (on pg_ctl's command line). Before every run of that layout's
 # preload mode, whichever build it is, so that each run of both builds starts alike.
 preload_restart() {
   local d; d="$(cluster_dir "$1")"
