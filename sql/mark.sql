@@ -43,6 +43,17 @@ SELECT generate_tsid() IS NOT NULL AS made, generate_uuidv7() IS NOT NULL AS mad
 COMMIT;
 SELECT last_value > :before AS moved_read_only FROM ulid_tsid_mark;
 
+-- The reservation is renewed before it runs out: the first value made in its
+-- last 50 ms moves it on, trying the mark's locks without waiting for them, so
+-- that sessions whose values follow the clock do not all queue behind one
+-- write (and its flushes) each time it ends. The check sleeps to 25 ms before
+-- the end.
+SELECT generate_ulid() IS NOT NULL AS made;
+SELECT last_value AS before FROM ulid_tsid_mark \gset
+SELECT pg_sleep(greatest(0, :before - 25 - extract(epoch FROM clock_timestamp()) * 1000) / 1000);
+SELECT generate_ulid() IS NOT NULL AS made_in_last_ms;
+SELECT last_value > :before AS renewed_before_it_ran_out FROM ulid_tsid_mark;
+
 -- A plain role inserts through the generators' defaults; the mark moves for it.
 CREATE TABLE mark_defaults (u ulid DEFAULT generate_ulid(), m ulid DEFAULT generate_ulid_monotonic(),
                             t tsid DEFAULT generate_tsid(), v uuid DEFAULT generate_uuidv7(), n int);

@@ -40,6 +40,13 @@ inline constexpr std::int64_t kMarkAheadReserveMs = 10;
 // A value further ahead of the clock than this counts as running ahead (a TSID
 // may wait up to 2 ms for the clock; ULIDs and UUIDv7s follow it).
 inline constexpr std::int64_t kMarkAheadSlackMs = 2;
+// How long before a reservation runs out the first value made in it renews it,
+// while values follow the clock: that one backend writes and flushes, trying
+// the mark's locks without waiting, and every other one goes on under the old
+// reservation instead of queueing behind the write when it ends. A renewal
+// reaches kMarkReserveMs past the clock, so the mark is written at most every
+// kMarkReserveMs - kMarkRenewMs.
+inline constexpr std::int64_t kMarkRenewMs = 50;
 
 struct MarkRecord {
   std::int64_t reserved_ms = 0;
@@ -99,6 +106,17 @@ inline bool mark_covers(const MarkRecord& stored, std::uint64_t lifetime, std::i
                         std::int64_t now_ms, bool per_backend) noexcept {
   if (stored.lifetime != lifetime || value_ms > stored.reserved_ms) return false;
   return !per_backend || value_ms <= now_ms + kMarkAheadSlackMs || value_ms <= stored.floor_ms;
+}
+
+// Whether a value of millisecond `value_ms` made at clock `now_ms`, covered by
+// `stored` (mark_covers()), falls in the reservation's last kMarkRenewMs with
+// values following the clock: then a renewal is due, mark_reserve() of the same
+// value. Values running ahead of the clock reserve in their own short steps
+// when they pass the reservation and renew nothing.
+inline bool mark_renewal_due(const MarkRecord& stored, std::uint64_t lifetime, std::int64_t value_ms,
+                             std::int64_t now_ms) noexcept {
+  return stored.lifetime == lifetime && value_ms <= stored.reserved_ms &&
+         value_ms > stored.reserved_ms - kMarkRenewMs && value_ms <= now_ms + kMarkAheadSlackMs;
 }
 
 }  // namespace ulid_tsid

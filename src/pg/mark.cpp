@@ -243,7 +243,9 @@ void close_relations(MarkTuples* seq, int count) {
 // terminate end it), then every buffer, pinned and then locked in one order.
 // False when this database has no mark. Sequences gone since this backend found
 // them (the extension dropped, and perhaps made again) are looked up again.
-bool open_mark(LOCKMODE lockmode, bool exclusive, MarkTuples* out) {
+// With `wait` false (exclusive only) every lock is only tried: false too when
+// one is taken, with nothing held.
+bool open_mark(LOCKMODE lockmode, bool exclusive, MarkTuples* out, bool wait = true) {
   for (int attempt = 0; attempt < 2; ++attempt) {
     if (!find_mark()) return false;
     out->lockmode = lockmode;
@@ -252,7 +254,15 @@ bool open_mark(LOCKMODE lockmode, bool exclusive, MarkTuples* out) {
       out->rel[i] = nullptr;
       out->buffer[i] = InvalidBuffer;
       if (!OidIsValid(g_location.relid[i])) continue;
-      out->rel[i] = try_relation_open(g_location.relid[i], lockmode);
+      if (wait) {
+        out->rel[i] = try_relation_open(g_location.relid[i], lockmode);
+      } else if (ConditionalLockRelationOid(g_location.relid[i], lockmode)) {
+        out->rel[i] = try_relation_open(g_location.relid[i], NoLock);
+        if (out->rel[i] == nullptr) UnlockRelationOid(g_location.relid[i], lockmode);
+      } else {
+        close_relations(out, i);
+        return false;
+      }
       if (out->rel[i] == nullptr || out->rel[i]->rd_rel->relkind != RELKIND_SEQUENCE ||
           RelationGetNamespace(out->rel[i]) != g_location.schema ||
           strcmp(RelationGetRelationName(out->rel[i]), kSequenceNames[i]) != 0) {
@@ -270,7 +280,19 @@ bool open_mark(LOCKMODE lockmode, bool exclusive, MarkTuples* out) {
     }
     for (int i = 0; i < kMarkSequences; ++i) {
       if (out->rel[i] == nullptr) continue;
-      LockBuffer(out->buffer[i], exclusive ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);  // an enum in 19
+      if (!wait && !ConditionalLockBuffer(out->buffer[i])) {
+        for (int j = 0; j < kMarkSequences; ++j) {
+          if (out->rel[j] == nullptr) continue;
+          if (j < i) {
+            UnlockReleaseBuffer(out->buffer[j]);
+          } else {
+            ReleaseBuffer(out->buffer[j]);
+          }
+        }
+        close_relations(out, kMarkSequences);
+        return false;
+      }
+      if (wait) LockBuffer(out->buffer[i], exclusive ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);  // an enum in 19
       const Page page = BufferGetPage(out->buffer[i]);
       if (PageGetSpecialSize(page) < sizeof(uint32) ||
           *reinterpret_cast<uint32*>(PageGetSpecialPointer(page)) != kSequenceMagic) {
@@ -391,16 +413,21 @@ std::int64_t node_mark_read() {
 // Writes `ms` into the file: only upwards unless `lower` (a reset). Writers
 // take turns on a lock that no generator otherwise takes (ShareUpdateExclusive
 // on the floor sequence, released at once), never while holding a buffer, so
-// a wait there can be cancelled.
-void node_mark_write(std::int64_t ms, bool lower) {
-  if (!OidIsValid(g_location.relid[kFloorSeq])) return;
-  LockRelationOid(g_location.relid[kFloorSeq], ShareUpdateExclusiveLock);
+// a wait there can be cancelled. Without `wait`, false when another writer has
+// the lock (nothing written).
+bool node_mark_write(std::int64_t ms, bool lower, bool wait = true) {
+  if (!OidIsValid(g_location.relid[kFloorSeq])) return true;
+  if (wait) {
+    LockRelationOid(g_location.relid[kFloorSeq], ShareUpdateExclusiveLock);
+  } else if (!ConditionalLockRelationOid(g_location.relid[kFloorSeq], ShareUpdateExclusiveLock)) {
+    return false;
+  }
   char path[MAXPGPATH];
   node_mark_path(path);
   const std::int64_t current = node_mark_read();
   if (current == ms || (!lower && current > ms)) {
     UnlockRelationOid(g_location.relid[kFloorSeq], ShareUpdateExclusiveLock);
-    return;
+    return true;
   }
   if (MakePGDirectory(kNodeMarkDir) < 0 && errno != EEXIST) {
     ereport(ERROR, (errcode_for_file_access(), errmsg("could not create directory \"%s\": %m", kNodeMarkDir)));
@@ -433,6 +460,7 @@ void node_mark_write(std::int64_t ms, bool lower) {
     fsync_fname(".", true);
   }
   UnlockRelationOid(g_location.relid[kFloorSeq], ShareUpdateExclusiveLock);
+  return true;
 }
 
 // Makes the file cover `stored` (read with the file at `node_ms`) before a
@@ -487,7 +515,7 @@ void write_record(MarkTuples* seq, const MarkRecord& next, XLogRecPtr* lsn) {
 void know(MarkState& mark, const MarkRecord& record) {
   mark.known = record;
   const bool ours = record.lifetime == mark.lifetime;
-  mark.cover_ms = ours ? record.reserved_ms : std::numeric_limits<std::int64_t>::min();
+  mark.renew_ms = ours ? record.reserved_ms - kMarkRenewMs : std::numeric_limits<std::int64_t>::min();
   mark.cover_floor_ms = ours ? record.floor_ms : std::numeric_limits<std::int64_t>::min();
 }
 
@@ -620,9 +648,47 @@ void mark_prepare_slow(FunctionCallInfo, ProcessState& state) {
   mark.settled = mark.settled_once = true;
 }
 
+// A renewal (mark_renewal_due()): the reservation moved on before it runs out,
+// by this backend when it gets every lock at once, else by whoever holds them
+// (that backend's record is taken over once it is flushed). It never waits:
+// the value at hand is covered already, and the next value tries again.
+void mark_renew(std::int64_t value_ms, std::int64_t now_ms) {
+  MarkState& mark = g_mark_state;
+  const std::int64_t node_ms = node_mark_read();
+  MarkTuples seq;
+  if (!open_mark(RowExclusiveLock, true, &seq, false)) return;
+  XLogRecPtr lsn;
+  const MarkRecord stored = read_record(seq, node_ms, &lsn);
+  if (!mark_renewal_due(stored, mark.lifetime, value_ms, now_ms)) {
+    // Moved on by another backend: known once that backend's WAL and file
+    // writes are done, without waiting for them.
+    close_mark(&seq);
+#if PG_VERSION_NUM >= 150000
+    const XLogRecPtr flushed = GetFlushRecPtr(nullptr);
+#else
+    const XLogRecPtr flushed = GetFlushRecPtr();
+#endif
+    if (stored.lifetime == mark.lifetime && stored.reserved_ms > mark.known.reserved_ms && lsn <= flushed &&
+        node_ms >= mark_max(stored.reserved_ms, stored.floor_ms)) {
+      know(mark, stored);
+    }
+    return;
+  }
+  const MarkRecord next = mark_reserve(stored, mark.lifetime, value_ms, now_ms, false);
+  write_record(&seq, next, &lsn);
+  close_mark(&seq);
+  XLogFlush(lsn);
+  // Another writer of the file: the next value takes over from it.
+  if (node_mark_write(mark_max(next.reserved_ms, next.floor_ms), false, false)) know(mark, next);
+}
+
 void mark_reserve_slow(std::int64_t value_ms, std::int64_t now_ms, bool per_backend) {
   MarkState& mark = g_mark_state;
   if (!mark.settled) return;
+  if (mark_covers(mark.known, mark.lifetime, value_ms, now_ms, per_backend)) {
+    if (mark_renewal_due(mark.known, mark.lifetime, value_ms, now_ms)) mark_renew(value_ms, now_ms);
+    return;
+  }
   const std::int64_t node_ms = node_mark_read();
   MarkTuples seq;
   if (!open_mark(RowExclusiveLock, true, &seq)) {

@@ -20,10 +20,11 @@ struct MarkState {
   bool settled_once = false; // settled at least once: `known` is this backend's last view of the mark
   std::uint64_t lifetime = 0;
   MarkRecord known;          // a flushed record: what values are covered without a write
-  // mark_covers(known, lifetime, ...) folded into two numbers for the fast path:
-  // a value up to cover_ms is covered, and a per-backend one running ahead of
-  // the clock only up to cover_floor_ms.
-  std::int64_t cover_ms = 0;
+  // mark_covers(known, lifetime, ...) and mark_renewal_due() folded into two
+  // numbers for the fast path: a value up to renew_ms (the reservation less
+  // kMarkRenewMs) is covered with no renewal due, and a per-backend one running
+  // ahead of the clock only up to cover_floor_ms.
+  std::int64_t renew_ms = 0;
   std::int64_t cover_floor_ms = 0;
 };
 
@@ -41,11 +42,12 @@ inline void mark_prepare(FunctionCallInfo fcinfo, ProcessState& state) {
 }
 
 // Before a value of Unix millisecond `value_ms`, made at clock `now_ms`, is
-// returned: moves the reservation past it first when it is not covered.
+// returned: moves the reservation past it first when it is not covered, and
+// renews it, without waiting, when the value is in its last kMarkRenewMs.
 // `per_backend`: the generator's ticks are this backend's (not preloaded) and
 // its uniqueness rests on the backend's TSID slot.
 inline void mark_cover(std::int64_t value_ms, std::int64_t now_ms, bool per_backend) {
-  if (likely(value_ms <= g_mark_state.cover_ms) &&
+  if (likely(value_ms <= g_mark_state.renew_ms) &&
       (!per_backend || likely(value_ms <= now_ms + kMarkAheadSlackMs) || value_ms <= g_mark_state.cover_floor_ms)) {
     return;
   }
@@ -55,7 +57,7 @@ inline void mark_cover(std::int64_t value_ms, std::int64_t now_ms, bool per_back
 // mark_cover() for a generator with no per-backend slot, at a Unix-ns clock
 // reading: the reading becomes milliseconds only on the slow path.
 inline void mark_cover_at(std::int64_t value_ms, std::int64_t now_ns) {
-  if (likely(value_ms <= g_mark_state.cover_ms)) return;
+  if (likely(value_ms <= g_mark_state.renew_ms)) return;
   mark_reserve_slow(value_ms, split_ns(now_ns).ms, false);
 }
 

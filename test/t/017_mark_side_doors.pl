@@ -18,7 +18,10 @@
 #     (an AccessExclusiveLock held) is ended by lock_timeout, statement_timeout,
 #     pg_cancel_backend and pg_terminate_backend, and CHECKPOINT and a SELECT of
 #     ulid_tsid_mark_floor do not wait behind it, both for a fresh backend (it
-#     reads the mark) and for one that renews its reservation;
+#     reads the mark) and for one that renews its reservation; and keys made
+#     in a reservation's last 50 ms (when it is renewed early) do not wait
+#     behind that lock at all (lock_timeout = 300ms, no error) and leave the
+#     reservation as it was;
 #  4. a non-superuser database owner restores a superuser's pg_dump (plain,
 #     with psql --single-transaction ON_ERROR_STOP, and custom, with
 #     pg_restore --exit-on-error --single-transaction) into a database of
@@ -307,6 +310,40 @@ SELECT coalesce(wait_event_type || '/' || wait_event, 'none') FROM pg_stat_activ
 		bg_wait($a, time + 5) or bg_kill($a);
 		wait_for($node, 'postgres', q{SELECT count(*) FROM pg_stat_activity WHERE application_name ~ '^[ab]_'}, '0', 15)
 		  or diag('backends of the lock round are still there');
+
+		# A renewal never waits. Inside its last 50 ms a reservation is renewed
+		# by the first key made there, trying the mark's locks: with the lock
+		# held (through dblink, so that it is taken within the reservation
+		# this session just wrote), keys up to 10 ms before its end come back
+		# with lock_timeout = 300ms, and the reservation stays as it was.
+		my $locker = $node->connstr('postgres') =~ s/'/''/gr . ' application_name=a_renewal_locker';
+		my ($rc, $out, $err) = run_sql($node, 'postgres', qq{
+CREATE EXTENSION IF NOT EXISTS dblink;
+SELECT dblink_connect('locker', '$locker') = 'OK' AS connected;
+SELECT pg_sleep(0.3);
+SELECT generate_tsid() IS NOT NULL AS made;
+SELECT set_config('regress.mark', last_value::text, false) IS NOT NULL AS read FROM ulid_tsid_mark;
+SELECT dblink_exec('locker', 'BEGIN') || ' ' || dblink_exec('locker', 'ALTER SEQUENCE ulid_tsid_mark OWNER TO blocker') AS locked;
+SET lock_timeout = '300ms';
+DO \$\$
+DECLARE m bigint := current_setting('regress.mark')::bigint; v bigint; zone int := 0;
+BEGIN
+  LOOP
+    v := } . ms('tsid_timestamp(generate_tsid())') . qq{;
+    IF v > m - 50 THEN zone := zone + 1; END IF;
+    EXIT WHEN v >= m - 10;
+  END LOOP;
+  PERFORM set_config('regress.zone', zone::text, false);
+END \$\$;
+SELECT current_setting('regress.zone')::int > 0 AS keys_in_the_renewal_zone;
+SELECT dblink_exec('locker', 'ROLLBACK') AS unlocked;
+SELECT last_value = current_setting('regress.mark')::bigint AS mark_unchanged FROM ulid_tsid_mark;
+SELECT dblink_disconnect('locker');
+DROP EXTENSION dblink;});
+		is($rc == 0 ? join(' ', grep { $_ ne '' } split /\n/, $out) : "error: " . ($err =~ s/\s+/ /gr),
+			't t t BEGIN ALTER SEQUENCE t ROLLBACK t OK',
+			"$mode: keys in a reservation's last 50 ms, its locks held by another session, come back "
+			  . "without waiting (lock_timeout = 300ms) and leave the reservation as it was");
 	}
 
 	# --- 8. The server's copy of the mark before a key leaves --------------------

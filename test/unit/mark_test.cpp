@@ -256,3 +256,36 @@ TEST(Floor, MonotonicUlidAtTheEndOfTimeIsExhausted) {
 }
 
 }  // namespace
+
+TEST(Mark, RenewalIsDueInTheReservationsLastMillisecondsOnly) {
+  const MarkRecord r = mark_reserve(MarkRecord{}, kNew, kNow, kNow, false);
+  const std::int64_t end = r.reserved_ms;
+  EXPECT_FALSE(mark_renewal_due(r, kNew, end - kMarkRenewMs, end - kMarkRenewMs));
+  EXPECT_TRUE(mark_renewal_due(r, kNew, end - kMarkRenewMs + 1, end - kMarkRenewMs + 1));
+  EXPECT_TRUE(mark_renewal_due(r, kNew, end, end));
+  EXPECT_FALSE(mark_renewal_due(r, kNew, end + 1, end + 1));  // not covered: a reservation, not a renewal
+  EXPECT_FALSE(mark_renewal_due(r, kOld, end, end));          // another lifetime's record
+}
+
+TEST(Mark, RenewalMovesTheReservationOnAndKeepsTheFloor) {
+  const MarkRecord r{kNow + kMarkReserveMs, kNow - 9000, kNew};
+  const std::int64_t value = r.reserved_ms - kMarkRenewMs + 1;
+  ASSERT_TRUE(mark_renewal_due(r, kNew, value, value));
+  const MarkRecord next = mark_reserve(r, kNew, value, value, false);
+  EXPECT_EQ(next.reserved_ms, value + kMarkReserveMs);
+  EXPECT_GE(next.reserved_ms - r.reserved_ms, kMarkReserveMs - kMarkRenewMs);
+  EXPECT_EQ(next.floor_ms, r.floor_ms);
+  EXPECT_EQ(next.lifetime, kNew);
+  EXPECT_FALSE(mark_renewal_due(next, kNew, value, value));
+}
+
+TEST(Mark, ValuesAheadOfTheClockRenewNothing) {
+  // After a restart with the clock behind the mark, values count ahead of it
+  // and reserve in short steps as they pass the reservation.
+  const MarkRecord r{kNow + kMarkAheadReserveMs, 0, kNew};
+  const std::int64_t clock = kNow - 3600000;
+  EXPECT_TRUE(mark_covers(r, kNew, kNow + 5, clock, false));
+  EXPECT_FALSE(mark_renewal_due(r, kNew, kNow + 5, clock));
+  EXPECT_FALSE(mark_renewal_due(r, kNew, kNow + 5, kNow + 5 - kMarkAheadSlackMs - 1));
+  EXPECT_TRUE(mark_renewal_due(r, kNew, kNow + 5, kNow + 5 - kMarkAheadSlackMs));
+}
