@@ -194,6 +194,20 @@ PG15_LOCK_HELD=1 INSTALL=0 TXN=20 ROUNDS=1 CLIENTS=2 SYNC_MODES=off MODES=preloa
 bench_check "insert_latency.sh, default layout: exit status (see $LOGS/bench-latency-two.log)" test $? -eq 0
 bench_check "insert_latency.md of the default layout: a server per build, and a row per key" \
   bash -c 'grep -q "^- layout \`two-clusters\`" "$1" && [ "$(grep -c "^| preload | off | 2 |" "$1")" = 2 ]' _ "$lat_out/two-clusters/insert_latency.md"
+# Both builds at once (PAIRING=concurrent, one server without preloading): each pair of
+# runs overlaps in time (the later one starts before the earlier one ends).
+PG15_LOCK_HELD=1 INSTALL=0 LAYOUT=one-cluster PAIRING=concurrent TXN=20 ROUNDS=2 CLIENTS=2 SYNC_MODES=off MODES=plain \
+  KEYS="generate_ulid bigserial" OUT_DIR="$lat_out/concurrent" PORT_BASE=55494 NAME_PREFIX=smoke_lat timeout 300 \
+  bash test/bench/insert_latency.sh >"$LOGS/bench-latency-concurrent.log" 2>&1
+bench_check "insert_latency.sh, PAIRING=concurrent: exit status (see $LOGS/bench-latency-concurrent.log)" test $? -eq 0
+bench_check "insert_latency, PAIRING=concurrent: 8 runs of 40 transactions, the two builds' runs of each round and key overlapping" \
+  awk -F, 'NR > 1 { n++; if (!($8 == 40 && $15 == 40 && $16 ~ /^[0-9.]+$/)) bad = 1; k = $4 "," $6; s[k, $5] = $16; e[k, $5] = $16 + $7; ks[k] = 1 }
+    END { for (k in ks) { pairs++; if (!(s[k, "030"] < e[k, "now"] && s[k, "now"] < e[k, "030"])) bad = 1 }
+          exit !(n == 8 && pairs == 4 && !bad) }' "$lat_out/concurrent/insert_latency_runs.csv"
+bench_check "insert_latency.md of PAIRING=concurrent says the runs were at the same time" \
+  grep -q '^- paired: 2 rounds.*at the same time' "$lat_out/concurrent/insert_latency.md"
+bench_check "insert_latency: PAIRING=concurrent refuses one preloaded server" \
+  bash -c 'LAYOUT=one-cluster PAIRING=concurrent MODES=preload timeout 30 bash test/bench/insert_latency.sh >/dev/null 2>&1; test $? -eq 2'
 bench_check "insert_latency: 0.3.0's files removed from the server again" \
   bash -c '! ls "$(pg_config --sharedir)"/extension/ulid_tsid_v030* "$(pg_config --pkglibdir)"/ulid_tsid_v030* 2>/dev/null | grep -q .'
 

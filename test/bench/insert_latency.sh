@@ -37,6 +37,12 @@
 #     (OLD_REV=HEAD, the same code on both sides) read the il_now side's bigserial p99 1.09x
 #     [1.02, 1.19] of the other's, a bias not yet explained; plain, its A/A held 1.00 [0.97,
 #     1.06] (test/bench/results/insert_latency/README.md).
+#   The two builds' runs of a round (PAIRING): "back-to-back" (the default), one right
+#   after the other, or "concurrent", both at once (each with its C clients: the server
+#   serves 2C), so that a shared machine's drift from one moment to the next (single
+#   back-to-back rounds swing 0.7-1.5x at 8 clients on 2 cores) falls on both builds
+#   alike. Concurrent needs both builds loaded at once: two clusters, or one cluster
+#   with MODES=plain.
 #   Both with fsync = on, full_page_writes = on, autovacuum = off (no vacuum of a run's table
 #   in the middle of its run), jit = off; synchronous_commit is set per run (PGOPTIONS).
 # - each variant (key x build) gets DURATION seconds of pgbench per synchronous_commit
@@ -59,7 +65,7 @@
 #              MODES=preload (or "preload plain") KEYS="generate_ulid generate_ulid_monotonic
 #              generate_tsid generate_uuidv7 bigserial" PROTOCOL=prepared INSTALL=1
 #              TXN= (transactions per client instead of -T: the smoke's) OLD_REV=3c2b641
-#              PORT_BASE=55490 (PORT_BASE..+3) NAME_PREFIX=il LAYOUT=two-clusters
+#              PORT_BASE=55490 (PORT_BASE..+3) NAME_PREFIX=il LAYOUT=two-clusters PAIRING=back-to-back
 #              OUT_DIR=test/bench/results/insert_latency
 # Output: $OUT_DIR/insert_latency.csv (per mode, setting and key: both builds side by side,
 #         the p99 ratio and the verdict), insert_latency_runs.csv (every run),
@@ -83,6 +89,11 @@ OLD_REV="${OLD_REV:-3c2b641}"
 PORT_BASE="${PORT_BASE:-55490}"
 LAYOUT="${LAYOUT:-two-clusters}"
 case "$LAYOUT" in one-cluster|two-clusters) ;; *) echo "LAYOUT is one-cluster or two-clusters, not '$LAYOUT'" >&2; exit 2 ;; esac
+PAIRING="${PAIRING:-back-to-back}"
+case "$PAIRING" in back-to-back|concurrent) ;; *) echo "PAIRING is back-to-back or concurrent, not '$PAIRING'" >&2; exit 2 ;; esac
+if [ "$PAIRING" = concurrent ] && [ "$LAYOUT" = one-cluster ] && [[ " $MODES " == *" preload "* ]]; then
+  echo "PAIRING=concurrent with LAYOUT=one-cluster runs MODES=plain only (one server cannot preload both builds' libraries)" >&2; exit 2
+fi
 NAME_PREFIX="${NAME_PREFIX:-il}"
 RUN_SECS=$((DURATION / ROUNDS))
 [ "$RUN_SECS" -ge 1 ] || RUN_SECS=1
@@ -92,8 +103,9 @@ n_keys=$(wc -w <<<"$KEYS"); n_modes=$(wc -w <<<"$MODES"); n_sync=$(wc -w <<<"$SY
 n_runs=$((n_keys * 2 * n_modes * n_sync * n_cl * ROUNDS))
 # The estimate first, before any wait for the lock.
 if [ -z "$TXN" ]; then
-  echo "== estimate: $n_runs runs of $RUN_SECS s ($n_keys keys x 2 builds x $n_modes modes x $n_sync synchronous_commit x $n_cl client counts x $ROUNDS rounds):" \
-       "$((n_runs * RUN_SECS / 60)) min of pgbench, about $(( (n_runs * (RUN_SECS + 1) + 60) / 60 )) min in all with the builds and each run's setup"
+  n_slots=$n_runs; [ "$PAIRING" = concurrent ] && n_slots=$((n_runs / 2))   # concurrent: both builds' runs at once
+  echo "== estimate: $n_runs runs of $RUN_SECS s ($n_keys keys x 2 builds x $n_modes modes x $n_sync synchronous_commit x $n_cl client counts x $ROUNDS rounds, $PAIRING):" \
+       "$((n_slots * RUN_SECS / 60)) min of pgbench, about $(( (n_slots * (RUN_SECS + 1) + 60) / 60 )) min in all with the builds and each run's setup"
 else
   echo "== $n_runs runs of $TXN transactions per client"
 fi
@@ -121,6 +133,7 @@ COMMAND="PG_MAJOR=$PG_MAJOR $COMMAND ROUNDS=$ROUNDS CLIENTS=\"$CLIENTS\" SYNC_MO
 [ "$PROTOCOL" = prepared ] || COMMAND="$COMMAND PROTOCOL=$PROTOCOL"
 [ "$OLD_REV" = 3c2b641 ] || COMMAND="$COMMAND OLD_REV=$OLD_REV"
 [ "$LAYOUT" = two-clusters ] || COMMAND="$COMMAND LAYOUT=$LAYOUT"
+[ "$PAIRING" = back-to-back ] || COMMAND="$COMMAND PAIRING=$PAIRING"
 COMMAND="$COMMAND bash test/bench/insert_latency.sh"
 
 PKGLIB="$(pg_in "$PG_CONFIG" --pkglibdir)"
@@ -193,15 +206,15 @@ pct() {
     END { if (NR == 0) { print "NA,NA,NA,NA,0"; exit } printf "%.3f,%.3f,%.3f,%.3f,%d\n", at(0.50), at(0.99), at(0.999), v[NR] / 1000, NR }'
 }
 
-# run_one MODE BUILD SYNC CLIENTS KEY ROUND: one pgbench run on a fresh empty table.
-run_one() {
-  local mode="$1" b="$2" sync="$3" c="$4" k="$5" r="$6" d p want jobs logd out tx tps failed stats t0 secs
-  d="${dir[$b]}"; p="${prt[$b]}"
+# run_setup MODE BUILD SYNC CLIENTS KEY ROUND: a fresh empty table for BUILD's next run
+# (after a restart with its library, preloaded in the one-cluster layout), and the check
+# that the server loads the build the way MODE says.
+run_setup() {
+  local mode="$1" b="$2" sync="$3" c="$4" k="$5" r="$6" d p want out
+  d="${dir[$b]}"; p="${prt[$b]}"; out="$WORK/setup.$b.out"
   if [ "$LAYOUT" = one-cluster ] && [ "$mode" = preload ] && ! preload_restart "${cname[$b]}" "$b"; then
     tail -3 "$(cluster_dir "${cname[$b]}")/server.log"; check "restart of ${cname[$b]} with $(ext_of "$b") preloaded" false; return 1
   fi
-  jobs=$c; [ "$jobs" -le "$NPROC" ] || jobs=$NPROC
-  logd="$WORK/log"; rm -rf "$logd"; mkdir -p "$logd"; out="$WORK/pgbench.out"
   if ! { key_ddl "$k"; echo "SELECT current_setting('shared_preload_libraries');"; } | psql_at "$d" "$p" "${dbn[$b]}" >"$out" 2>&1; then
     tail -3 "$out"; check "table for $k on $b ($mode)" false; return 1
   fi
@@ -210,13 +223,29 @@ run_one() {
   if [ "$(tail -1 "$out")" != "$want" ]; then
     check "shared_preload_libraries is '$want' for $b ($mode), not '$(tail -1 "$out")'" false; return 1
   fi
-  t0="$(date +%s.%N)"
-  if ! (cd "$logd" && PGHOST="$d" PGPORT="$p" PGUSER=postgres PGOPTIONS="-c synchronous_commit=$sync" \
-        "$HOST_BIN/pgbench" -n -M "$PROTOCOL" -c "$c" -j "$jobs" "${LENGTH[@]}" -l --log-prefix="$logd/tx" \
-        -f "$WORK/insert.sql" "${dbn[$b]}") >"$out" 2>&1; then
+}
+
+# run_start MODE BUILD SYNC CLIENTS: BUILD's pgbench, in the background (PGBENCH_PID[BUILD]).
+declare -A PGBENCH_PID=() RUN_T0=()
+run_start() {
+  local b="$2" sync="$3" c="$4" jobs logd
+  jobs=$c; [ "$jobs" -le "$NPROC" ] || jobs=$NPROC
+  logd="$WORK/log.$b"; rm -rf "$logd"; mkdir -p "$logd"
+  RUN_T0[$b]="$(date +%s.%N)"
+  (cd "$logd" && PGHOST="${dir[$b]}" PGPORT="${prt[$b]}" PGUSER=postgres PGOPTIONS="-c synchronous_commit=$sync" \
+     exec "$HOST_BIN/pgbench" -n -M "$PROTOCOL" -c "$c" -j "$jobs" "${LENGTH[@]}" -l --log-prefix="$logd/tx" \
+     -f "$WORK/insert.sql" "${dbn[$b]}") >"$WORK/pgbench.$b.out" 2>&1 &
+  PGBENCH_PID[$b]=$!
+}
+
+# run_finish MODE BUILD SYNC CLIENTS KEY ROUND: waits for BUILD's pgbench and records its run.
+run_finish() {
+  local mode="$1" b="$2" sync="$3" c="$4" k="$5" r="$6" out tx tps failed stats secs logd
+  out="$WORK/pgbench.$b.out"; logd="$WORK/log.$b"
+  if ! wait "${PGBENCH_PID[$b]}"; then
     tail -5 "$out"; check "pgbench run of $k on $b ($mode, synchronous_commit=$sync, $c clients, round $r)" false; return 1
   fi
-  secs="$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')"
+  secs="$(awk -v a="${RUN_T0[$b]}" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')"
   tx="$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$out")"
   failed="$(sed -n 's/^number of failed transactions: \([0-9]*\).*/\1/p' "$out")"
   tps="$(sed -n 's/^tps = \([0-9.]*\) (without initial connection time)/\1/p' "$out")"
@@ -224,12 +253,28 @@ run_one() {
   stats="$(pct "$WORK/run.lat")"
   cat "$WORK/run.lat" >>"$WORK/lat.$mode.$sync.$c.$k.$b"
   [ -n "$tps" ] && tps="$(printf '%.1f' "$tps")"
-  echo "$mode,$sync,$c,$k,$b,$r,$secs,${tx:-NA},${failed:-0},${tps:-NA},$stats" >>"$RUNS_CSV"
+  echo "$mode,$sync,$c,$k,$b,$r,$secs,${tx:-NA},${failed:-0},${tps:-NA},$stats,${RUN_T0[$b]}" >>"$RUNS_CSV"
   printf '   %-8s %-3s %2s clients  %-24s %-4s round %d: %8s tps  p50 %s  p99 %s  p99.9 %s ms\n' \
     "$mode" "$sync" "$c" "$k" "$b" "$r" "${tps:-NA}" "$(cut -d, -f1 <<<"$stats")" "$(cut -d, -f2 <<<"$stats")" "$(cut -d, -f3 <<<"$stats")"
 }
 
-echo "preload,synchronous_commit,clients,key,build,round,wall_s,transactions,failed,tps,p50_ms,p99_ms,p999_ms,max_ms,latencies" >"$RUNS_CSV"
+# run_pair MODE SYNC CLIENTS KEY ROUND ORDER: both builds' runs of a round, one after the
+# other in ORDER, or (PAIRING=concurrent) both at once.
+run_pair() {
+  local mode="$1" sync="$2" c="$3" k="$4" r="$5" order="$6" b
+  if [ "$PAIRING" = concurrent ]; then
+    for b in $order; do run_setup "$mode" "$b" "$sync" "$c" "$k" "$r" || return 1; done
+    for b in $order; do run_start "$mode" "$b" "$sync" "$c"; done
+    for b in $order; do run_finish "$mode" "$b" "$sync" "$c" "$k" "$r"; done
+  else
+    for b in $order; do
+      run_setup "$mode" "$b" "$sync" "$c" "$k" "$r" && run_start "$mode" "$b" "$sync" "$c" &&
+        run_finish "$mode" "$b" "$sync" "$c" "$k" "$r"
+    done
+  fi
+}
+
+echo "preload,synchronous_commit,clients,key,build,round,wall_s,transactions,failed,tps,p50_ms,p99_ms,p999_ms,max_ms,latencies,started_unix_s" >"$RUNS_CSV"
 port=$PORT_BASE
 HAS_MARK=""; SERVER_VERSION=""
 ext_of() { if [ "$1" = 030 ]; then echo ulid_tsid_v030; else echo ulid_tsid; fi; }
@@ -285,7 +330,7 @@ for mode in $MODES; do
           for ((i = 0; i < nk; i++)); do
             k="${keys[$(((i + r - 1) % nk))]}"   # the key order rotates by one each round
             if [ $(((ci + i) % 2)) -eq 0 ]; then order="030 now"; else order="now 030"; fi
-            for b in $order; do run_one "$mode" "$b" "$sync" "$c" "$k" "$r"; done
+            run_pair "$mode" "$sync" "$c" "$k" "$r" "$order"
           done
         done
       done
@@ -357,7 +402,11 @@ echo "verdict: $met targets met, $missed missed, $undecided undecided (p99 withi
   fi
   echo "- the settings: \`fsync = on\`, \`full_page_writes = on\`, \`shared_buffers = 128MB\`, \`autovacuum = off\`, \`checkpoint_timeout = 30min\`, \`max_wal_size = 4GB\`, \`jit = off\`; \`synchronous_commit\` per run through \`PGOPTIONS\`"
   echo "- a run: a fresh empty \`il_t (id KEY PRIMARY KEY DEFAULT generator(), n int, payload text)\` and a \`CHECKPOINT\`, then \`pgbench -n -M $PROTOCOL -c C -j min(C, $NPROC) ${LENGTH[*]} -l\` of \`INSERT INTO il_t (n, payload) VALUES (:client_id, '<64 bytes>')\`, one row a transaction"
-  echo "- interleaved: $ROUNDS rounds; in each, per setting and key (the key order rotating by one a round), the two builds' runs right after each other, which goes first alternating"
+  if [ "$PAIRING" = concurrent ]; then
+    echo "- paired: $ROUNDS rounds; in each, per setting and key (the key order rotating by one a round), the two builds' runs **at the same time** (\\`PAIRING=concurrent\\`: each build's C clients, so the server serves 2C), so that both meet the same moment of a shared machine"
+  else
+    echo "- interleaved: $ROUNDS rounds; in each, per setting and key (the key order rotating by one a round), the two builds' runs right after each other, which goes first alternating"
+  fi
   echo "- latency: pgbench's per-transaction log (\`-l\`), the transactions of every round of a variant pooled, nearest-rank p50/p99/p99.9 in ms; tps: pgbench's \`tps\` (without initial connection time), the mean over the rounds; \`p99 x 0.3.0 pooled\`: the pooled p99s' ratio; \`rounds: median [95%]\`: the median of the rounds' own ratios and its interval (order statistics of the binomial sign test); \`range\`: the lowest and highest round"
   echo "- machine: $NPROC CPUs, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: *//'), $(awk '/MemTotal/ {printf "%.0f GB RAM", $2/1048576}' /proc/meminfo); the clusters' directory on $(df -P "$CLUSTERS" | awk 'NR == 2 { print $1 }') ($(findmnt -n -o FSTYPE -T "$CLUSTERS" 2>/dev/null || echo unknown file system))"
   echo "- PostgreSQL: ${SERVER_VERSION:-$PG_MAJOR} (${PG_CHROOT:+the Debian chroot $PG_CHROOT, }$PG_BINDIR); pgbench and psql the host's ($HOST_BIN)"
