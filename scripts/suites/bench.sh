@@ -185,6 +185,15 @@ bench_check "insert_latency_runs.csv: 40 runs, each with every transaction in it
   awk -F, 'NR > 1 { n++; if (!($8 == 40 && $15 == 40 && $12 ~ /^[0-9.]+$/)) bad = 1 } END { exit !(n == 40 && !bad) }' "$lat_out/insert_latency_runs.csv"
 bench_check "insert_latency.md has the table and a verdict" \
   bash -c 'grep -q "^| preload | sync commit" "$1" && grep -qE "^verdict: \*\*[0-9]+ targets met, [0-9]+ missed, [0-9]+ undecided" "$1"' _ "$lat_out/insert_latency.md"
+# Judging several runs' rounds together (test/bench/insert_latency_pool.py): on one
+# committed 24-round run it gives that run's own medians, intervals and verdicts; given the
+# run twice, each row has 48 rounds.
+pool_run=test/bench/results/insert_latency/two-clusters/preload-clients-8-off
+bench_check "insert_latency_pool.py on one run: the run's own median, interval and verdict in every row" \
+  bash -c 'diff <(python3 test/bench/insert_latency_pool.py "$1" | tail -n +2) \
+    <(awk -F, '"'"'NR > 1 { printf "%s,%s,%s,%s,%d,%s,%s,%s,%s\n", $1, $2, $3, $4, $5, $22, $23, $24, $21 }'"'"' "$1/insert_latency.csv")' _ "$pool_run"
+bench_check "insert_latency_pool.py on a run given twice: 48 rounds a row" \
+  bash -c 'python3 test/bench/insert_latency_pool.py "$1" "$1" | awk -F, '"'"'NR > 1 { n++; if ($5 != 48) bad = 1 } END { exit !(n == 5 && !bad) }'"'"'' _ "$pool_run"
 # Every run checked that shared_preload_libraries named its build (a failed check fails
 # the script's exit status above).
 bench_check "insert_latency.md says both builds ran in one server, a database each" \
