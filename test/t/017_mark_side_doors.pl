@@ -268,7 +268,7 @@ FROM pg_stat_activity WHERE application_name LIKE 'b\_%'});
 		}
 
 		# A backend that generated before the lock was taken and must renew its
-		# reservation (0.4 s later) behind it.
+		# reservation (1.1 s later, past its end) behind it.
 		run_sql($node, 'postgres', "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'a_locker'");
 		bg_wait($a, time + 5) or bg_kill($a);
 		bg_wait($_, time + 10) or bg_kill($_) for values %b;
@@ -278,7 +278,7 @@ FROM pg_stat_activity WHERE application_name LIKE 'b\_%'});
 			q{DO $$ BEGIN FOR i IN 1 .. 200 LOOP
   EXIT WHEN EXISTS (SELECT 1 FROM pg_locks WHERE relation = 'ulid_tsid_mark'::regclass AND mode = 'AccessExclusiveLock' AND granted);
   PERFORM pg_sleep(0.05); END LOOP; END $$},
-			'SELECT pg_sleep(0.4)', 'SELECT 2, generate_tsid()');
+			'SELECT pg_sleep(1.1)', 'SELECT 2, generate_tsid()');
 		wait_for($node, 'postgres', q{SELECT count(*) FROM pg_stat_activity WHERE application_name = 'b_renew' AND query LIKE 'DO%'}, '1', 10)
 		  or diag("b_renew did not reach its wait for the lock: $renew->{err}");
 		$a = bg_start($node, 'postgres', 'a_locker', undef,
@@ -326,7 +326,7 @@ SELECT coalesce(wait_event_type || '/' || wait_event, 'none') FROM pg_stat_activ
 		($rc, $out, $err) = run_sql($node, 'postgres', qq{
 CREATE EXTENSION IF NOT EXISTS dblink;
 SELECT dblink_connect('locker', '$locker') = 'OK' AS connected;
-SELECT pg_sleep(0.3);
+SELECT pg_sleep(1.05);
 SELECT generate_tsid() IS NOT NULL AS made;
 SELECT set_config('regress.mark', last_value::text, false) IS NOT NULL AS read FROM ulid_tsid_mark;
 SELECT dblink_exec('locker', 'BEGIN') || ' ' || dblink_exec('locker', 'ALTER SEQUENCE ulid_tsid_mark OWNER TO blocker') AS locked;
@@ -361,7 +361,7 @@ DROP EXTENSION IF EXISTS dblink;});
 	# Session C holds ShareUpdateExclusiveLock on ulid_tsid_mark_floor (COMMENT
 	# ON SEQUENCE in an open transaction), the lock the writers of the server's
 	# copy (pg_ulid_tsid/mark.<database oid>) take turns on. Backend W reserves
-	# (its first key, 0.3 s after any other) and waits there, its reservation in
+	# (its first key, 1.05 s after any other) and waits there, its reservation in
 	# the WAL, the file not yet written. Backends that then make a key inside
 	# that reservation -- a fresh one (it reads the mark) and one that made a key
 	# before (it renews) -- must not return it while the file is below it: a
@@ -388,7 +388,7 @@ SELECT count(*) FROM pg_locks WHERE relation = 'ulid_tsid_mark_floor'::regclass
   AND mode = 'ShareUpdateExclusiveLock' AND granted}, '1', 10);
 		ok($locked, "$mode: session C holds ShareUpdateExclusiveLock on ulid_tsid_mark_floor (COMMENT ON SEQUENCE in an open transaction)")
 		  or diag($c->{err});
-		my $w = bg_start($node, 'postgres', 'c_writer', undef, 'SELECT pg_sleep(0.3)', $key_ms);
+		my $w = bg_start($node, 'postgres', 'c_writer', undef, 'SELECT pg_sleep(1.05)', $key_ms);
 		my $w_waits = wait_for($node, 'postgres', q{
 SELECT count(*) FROM pg_stat_activity WHERE application_name = 'c_writer' AND wait_event_type = 'Lock'}, '1', 10);
 		ok($w_waits, "$mode: backend W, reserving, waits to write the server's copy behind session C") or diag($w->{err});
@@ -446,14 +446,14 @@ SELECT count(*) FROM pg_stat_activity WHERE application_name = 'c_writer' AND wa
 			'CREATE TABLE k1 (round int NOT NULL, t tsid NOT NULL, u ulid NOT NULL, m ulid NOT NULL, v uuid NOT NULL, '
 			  . 'at timestamptz NOT NULL DEFAULT clock_timestamp())');
 		my %gen = (t => 'generate_tsid()', u => 'generate_ulid()', m => 'compat.gen_monotonic_ulid()', v => 'compat.uuid_generate_v7()');
-		# A fresh session: compat.gen_ulid() first, a pause past the 250 ms
+		# A fresh session: compat.gen_ulid() first, a pause past the one-second
 		# reservation, then $rows keys of each generator; prints the largest
 		# key's Unix ms (of the TSIDs and of the ULIDs).
 		my $alias_session = sub {
 			my ($round) = @_;
 			return run_sql($node, 'postgres', qq{
 SELECT compat.gen_ulid() IS NOT NULL;
-SELECT pg_sleep(0.35);
+SELECT pg_sleep(1.05);
 INSERT INTO k1 (round, t, u, m, v) SELECT $round, } . join(', ', map { $gen{$_} } qw(t u m v)) . qq{ FROM generate_series(1, $rows);
 SELECT greatest(max(} . ms('tsid_timestamp(t)') . '), max(' . ms('ulid_timestamp(u)') . ")) FROM k1 WHERE round = $round");
 		};
