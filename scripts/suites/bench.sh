@@ -204,13 +204,16 @@ bench_check "insert_latency.sh, default layout: exit status (see $LOGS/bench-lat
 bench_check "insert_latency.md of the default layout: a server per build, and a row per key" \
   bash -c 'grep -q "^- layout \`two-clusters\`" "$1" && [ "$(grep -c "^| preload | off | 2 |" "$1")" = 2 ]' _ "$lat_out/two-clusters/insert_latency.md"
 # Both builds at once (PAIRING=concurrent, one server without preloading): each pair of
-# runs overlaps in time (the later one starts before the earlier one ends).
-PG15_LOCK_HELD=1 INSTALL=0 LAYOUT=one-cluster PAIRING=concurrent TXN=20 ROUNDS=2 CLIENTS=2 SYNC_MODES=off MODES=plain \
+# runs overlaps in time (the later one starts before the earlier one ends). 200 transactions
+# a client, not 20: a run of 40 took under 50 ms, which the wall time, then kept to 0.1 s,
+# recorded as 0.0, so that a pair started 14 ms apart on a loaded machine read as not
+# overlapping (insert_latency.sh now keeps it to the ms).
+PG15_LOCK_HELD=1 INSTALL=0 LAYOUT=one-cluster PAIRING=concurrent TXN=200 ROUNDS=2 CLIENTS=2 SYNC_MODES=off MODES=plain \
   KEYS="generate_ulid bigserial" OUT_DIR="$lat_out/concurrent" PORT_BASE=55494 NAME_PREFIX=smoke_lat timeout 300 \
   bash test/bench/insert_latency.sh >"$LOGS/bench-latency-concurrent.log" 2>&1
 bench_check "insert_latency.sh, PAIRING=concurrent: exit status (see $LOGS/bench-latency-concurrent.log)" test $? -eq 0
-bench_check "insert_latency, PAIRING=concurrent: 8 runs of 40 transactions, the two builds' runs of each round and key overlapping" \
-  awk -F, 'NR > 1 { n++; if (!($8 == 40 && $15 == 40 && $16 ~ /^[0-9.]+$/)) bad = 1; k = $4 "," $6; s[k, $5] = $16; e[k, $5] = $16 + $7; ks[k] = 1 }
+bench_check "insert_latency, PAIRING=concurrent: 8 runs of 400 transactions, the two builds' runs of each round and key overlapping" \
+  awk -F, 'NR > 1 { n++; if (!($8 == 400 && $15 == 400 && $16 ~ /^[0-9.]+$/)) bad = 1; k = $4 "," $6; s[k, $5] = $16; e[k, $5] = $16 + $7; ks[k] = 1 }
     END { for (k in ks) { pairs++; if (!(s[k, "030"] < e[k, "now"] && s[k, "now"] < e[k, "030"])) bad = 1 }
           exit !(n == 8 && pairs == 4 && !bad) }' "$lat_out/concurrent/insert_latency_runs.csv"
 bench_check "insert_latency.md of PAIRING=concurrent says the runs were at the same time" \

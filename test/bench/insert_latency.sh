@@ -245,7 +245,9 @@ run_finish() {
   if ! wait "${PGBENCH_PID[$b]}"; then
     tail -5 "$out"; check "pgbench run of $k on $b ($mode, synchronous_commit=$sync, $c clients, round $r)" false; return 1
   fi
-  secs="$(awk -v a="${RUN_T0[$b]}" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')"
+  # (to the ms: the smoke's runs last tens of ms, and whether a concurrent pair overlapped is
+  # read from the start and this)
+  secs="$(awk -v a="${RUN_T0[$b]}" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')"
   tx="$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$out")"
   failed="$(sed -n 's/^number of failed transactions: \([0-9]*\).*/\1/p' "$out")"
   tps="$(sed -n 's/^tps = \([0-9.]*\) (without initial connection time)/\1/p' "$out")"
