@@ -141,7 +141,7 @@ SELECT ulid_timestamp(generate_ulid()) > now() + interval '59 minutes' AS ulid_a
 RESET client_min_messages;
 SELECT regress_try('SELECT ulid_tsid_mark_reset()') AS owner_reset;
 -- The owner moves the mark at most ulid_tsid.raise_limit (a day) past the clock:
--- preloaded, one set of ticks serves every database of the server.
+-- it dates the keys of this database only.
 SELECT regress_try('SELECT ulid_tsid_mark_raise(now() + interval ''2 days'')') AS owner_raise_too_far;
 RESET ROLE;
 -- A new session starts above the raised mark.

@@ -221,3 +221,7 @@ CREATE CAST (ulid AS timestamp) WITH FUNCTION ulid_to_timestamp(ulid);
 CREATE CAST (timestamp AS ulid) WITH FUNCTION ulid_from_timestamp(timestamp);
 COMMENT ON CAST (ulid AS timestamp) IS 'creation time as a UTC timestamp (ulid_to_timestamp), as pgx_ulid and pg-ulid';
 COMMENT ON CAST (timestamp AS ulid) IS 'smallest ulid of a UTC timestamp''s millisecond (ulid_from_timestamp)';
+-- Preloaded, the generators share their state within a database, not across the server.
+COMMENT ON FUNCTION generate_ulid() IS 'new ulid: never repeats, strictly increasing per session (across the database when preloaded), 64 fresh random bits in every value';
+COMMENT ON FUNCTION generate_tsid() IS 'new tsid: never a duplicate within the database, strictly increasing per session (across the database when preloaded)';
+COMMENT ON FUNCTION generate_uuidv7() IS 'new version-7 UUID (RFC 9562): strictly increasing per session, across the database when preloaded';

@@ -321,8 +321,8 @@ void close_mark(MarkTuples* seq) {
 std::int64_t unix_ms_now() { return (GetCurrentTimestamp() + kUnixEpochInPgMicros) / 1000; }
 
 // How far ahead of the clock a mark set from outside the library may reach: a
-// non-superuser (the extension's owner) must not move the keys of every
-// database of a preloaded cluster (one set of shared ticks) to year 2100.
+// non-superuser (the extension's owner) must not date the database's keys to
+// the year 2100 by mistake (a dump of a server whose clock was wrong, a typo).
 std::int64_t raise_limit_ms() { return unix_ms_now() + static_cast<std::int64_t>(g_raise_limit_s) * 1000; }
 
 // The stored record and the LSN that made it. The library keeps the dumped
@@ -565,6 +565,15 @@ std::int64_t mark_ms_arg(FunctionCallInfo fcinfo, int n) {
                                   OutOfRange::kError, "the mark");
 }
 
+// Preloaded: this backend's generators on its database's ticks (once, after
+// find_mark()). Ticks that start afresh must start above the whole mark.
+void share_ticks(ProcessState& state) {
+  if (!shared_ticks_available() || state.ulid_monotonic.shared()) return;
+  if (share_database_ticks(state, g_location.found ? g_location.relid[kReservedSeq] : InvalidOid)) {
+    g_mark_state.fresh_ticks = true;
+  }
+}
+
 void refuse_on_standby(const char* function_name) {
   if (RecoveryInProgress()) {
     ereport(ERROR, (errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
@@ -597,6 +606,8 @@ void mark_prepare_slow(FunctionCallInfo, ProcessState& state) {
   if (mark.ready && mark.in_recovery && recovery) return;  // still a hot standby, prepared
   // Nothing is marked prepared before the end: an ERROR on the way (a lock
   // wait cancelled, say) leaves the next call to prepare again.
+  find_mark();
+  share_ticks(state);
   const std::int64_t node_ms = recovery ? 0 : node_mark_read();
   MarkTuples seq;
   if (!open_mark(recovery ? AccessShareLock : RowExclusiveLock, false, &seq)) {
@@ -622,6 +633,7 @@ void mark_prepare_slow(FunctionCallInfo, ProcessState& state) {
     // it has replayed, and it reserves nothing (it cannot write WAL). Its
     // ULIDs and UUIDv7s are told apart by their random bits; it makes no TSIDs.
     apply_floor(state, mark_max(stored.reserved_ms, stored.floor_ms));
+    mark.fresh_ticks = false;
     cover_everything(mark);
     mark.ready = true;
     mark.in_recovery = true;
@@ -641,7 +653,11 @@ void mark_prepare_slow(FunctionCallInfo, ProcessState& state) {
     apply_reset(state, mark_start_floor(stored, lifetime));
   }
   mark.lifetime = lifetime;
-  apply_floor(state, mark_start_floor(stored, mark.lifetime));
+  // Ticks that start afresh know nothing of what this lifetime made: above
+  // its whole reservation, as after a restart.
+  apply_floor(state, mark.fresh_ticks ? mark_max(stored.reserved_ms, stored.floor_ms)
+                                      : mark_start_floor(stored, mark.lifetime));
+  mark.fresh_ticks = false;
   know(mark, stored);
   mark.ready = true;
   mark.in_recovery = false;
@@ -774,9 +790,9 @@ Datum ulid_tsid_status(PG_FUNCTION_ARGS) {
   Interval* max_lead = static_cast<Interval*>(palloc0(sizeof(Interval)));
   max_lead->time = static_cast<int64>(g_max_lead_ms) * 1000;
   values[3] = PointerGetDatum(max_lead);
-  values[4] = BoolGetDatum(shared_ticks() != nullptr);
+  values[4] = BoolGetDatum(shared_ticks_available());
   values[5] = BoolGetDatum(RecoveryInProgress());
-  const TsidSettings tsid = describe_tsid_settings(shared_ticks() != nullptr);
+  const TsidSettings tsid = describe_tsid_settings(shared_ticks_available());
   values[6] = Int32GetDatum(tsid.node_bits);
   values[7] = Int32GetDatum(tsid.node_id);
   nulls[7] = tsid.node_id < 0;
@@ -796,6 +812,8 @@ Datum ulid_tsid_mark_raise(PG_FUNCTION_ARGS) {
                     errmsg("this database has no ulid_tsid mark"),
                     errhint("Update the extension: ALTER EXTENSION ulid_tsid UPDATE.")));
   }
+  ProcessState& state = process_state();
+  share_ticks(state);
   // Refused before any lock is taken: a role that may not raise the mark
   // never queues behind (or in front of) the generators.
   if (!superuser()) {
@@ -809,8 +827,8 @@ Datum ulid_tsid_mark_raise(PG_FUNCTION_ARGS) {
                       errmsg("ulid_tsid_mark_raise(): the time is more than ulid_tsid.raise_limit (%d s) ahead of "
                              "the clock",
                              g_raise_limit_s),
-                      errdetail("With the library preloaded, every database of the server shares the generators' "
-                                "ticks: the extension's owner may move them only this far."),
+                      errdetail("Keys made after the raise start there: the extension's owner may move them only "
+                                "this far ahead of the clock."),
                       errhint("A superuser may raise it further.")));
     }
   }
@@ -829,8 +847,10 @@ Datum ulid_tsid_mark_raise(PG_FUNCTION_ARGS) {
   XLogFlush(lsn);
   node_mark_write(mark_max(next.floor_ms, next.reserved_ms), false);
   CacheInvalidateRelcacheByRelid(g_location.relid[kReservedSeq]);  // other sessions read it again
-  // This backend's generators (and, preloaded, every backend's) start above it now.
-  apply_floor(process_state(), next.floor_ms);
+  // This backend's generators (and, preloaded, every backend's of this
+  // database) start above it now.
+  apply_floor(state, g_mark_state.fresh_ticks ? mark_max(next.floor_ms, next.reserved_ms) : next.floor_ms);
+  g_mark_state.fresh_ticks = false;
   if (g_mark_state.settled) know(g_mark_state, next);
   PG_RETURN_TIMESTAMPTZ(timestamptz_from_unix_ms(mark_max(next.floor_ms, next.reserved_ms)));
 }
@@ -853,6 +873,8 @@ Datum ulid_tsid_mark_reset(PG_FUNCTION_ARGS) {
                     errhint("Update the extension: ALTER EXTENSION ulid_tsid UPDATE.")));
   }
   MarkState& mark = g_mark_state;
+  ProcessState& state = process_state();
+  share_ticks(state);
   mark.lifetime = current_lifetime();
   const MarkRecord next = {target, target, mark.lifetime};
   XLogRecPtr lsn = InvalidXLogRecPtr;
@@ -864,9 +886,9 @@ Datum ulid_tsid_mark_reset(PG_FUNCTION_ARGS) {
   // before the reset): the mark then stays there until the next reset.
   node_mark_write(target, true);
   CacheInvalidateRelcacheByRelid(g_location.relid[kReservedSeq]);  // other sessions follow (apply_reset())
-  // Every generator of this backend, and preloaded every backend's shared
+  // Every generator of this backend, and preloaded the database's shared
   // ticks, continue from the new mark.
-  ProcessState& state = process_state();
+  mark.fresh_ticks = false;
   const std::int64_t restart_ms = reset_point_ms(target);
   state.ulid.reset_above_ms(restart_ms);
   state.ulid_monotonic.reset_above_ms(restart_ms);

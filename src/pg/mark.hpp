@@ -18,6 +18,7 @@ struct MarkState {
   bool ready = false;        // prepared: floors applied, `known` valid
   bool in_recovery = false;  // prepared on a hot standby
   bool settled_once = false; // settled at least once: `known` is this backend's last view of the mark
+  bool fresh_ticks = false;  // preloaded: the database's shared ticks started afresh, not yet above the mark
   std::uint64_t lifetime = 0;
   MarkRecord known;          // a flushed record: what values are covered without a write
   // mark_covers(known, lifetime, ...) and mark_renewal_due() folded into two

@@ -12,16 +12,11 @@ ProcessState g_state;
 bool g_wired = false;
 
 void wire() {
-  if (SharedTicks* shared = shared_ticks()) {
-    g_state.ulid.ticks().share(&shared->ulid.last);
-    g_state.tsid.ticks().share(&shared->tsid.last);
-    g_state.uuidv7.ticks().share(&shared->uuidv7.last);
-    g_state.ulid_monotonic.share(shared);
-  } else {
-    // This backend's TSID slot may have been an exited backend's: start after
-    // everything it could have made (it never ran ahead of the clock).
-    g_state.tsid.start_after_first_millisecond();
-  }
+  // Preloaded, the ticks are the database's, attached by share_database_ticks()
+  // before the first value. Otherwise this backend's TSID slot may have been
+  // an exited backend's: start after everything it could have made (it never
+  // ran ahead of the clock).
+  if (!shared_ticks_available()) g_state.tsid.start_after_first_millisecond();
   g_wired = true;
 }
 
@@ -30,6 +25,18 @@ void wire() {
 ProcessState& process_state() {
   if (unlikely(!g_wired)) wire();
   return g_state;
+}
+
+bool share_database_ticks(ProcessState& state, Oid mark) {
+  bool fresh = false;
+  if (state.ulid_monotonic.shared()) return false;
+  SharedTicks* shared = attach_shared_ticks(MyDatabaseId, mark, &fresh);
+  if (shared == nullptr) return false;
+  state.ulid.ticks().share(&shared->ulid.last);
+  state.tsid.ticks().share(&shared->tsid.last);
+  state.uuidv7.ticks().share(&shared->uuidv7.last);
+  state.ulid_monotonic.share(shared);
+  return fresh;
 }
 
 GenerateStatus MonotonicUlid::next(ClockMs now, const std::uint8_t random[kUlidRandomBytes], std::uint8_t out[16],

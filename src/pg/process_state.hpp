@@ -1,6 +1,8 @@
 // Per-backend generator state: the random pool and each generator's ticks,
-// wired to the cluster-wide ticks on first use when the library was preloaded.
+// wired to its database's shared ticks before the first value when the library was preloaded.
 #pragma once
+
+#include "postgres_api.hpp"
 
 #include "../core/random_pool.hpp"
 #include "../core/tsid_generator.hpp"
@@ -13,7 +15,7 @@ struct SharedTicks;
 
 // generate_ulid_monotonic()'s sequence: this backend's own, or, when the
 // library was preloaded, the one in shared memory that every backend of the
-// server takes its values from (under its spinlock).
+// database takes its values from (under its spinlock).
 class MonotonicUlid {
  public:
   void share(SharedTicks* shared) noexcept { shared_ = shared; }
@@ -42,8 +44,13 @@ struct ProcessState {
   Uuidv7Generator uuidv7;
 };
 
-// This backend's state; the first call attaches it to shared ticks if any.
+// This backend's state.
 ProcessState& process_state();
+
+// Preloaded: attaches `state` to its database's shared ticks (once; `mark` is
+// the database's ulid_tsid_mark, or InvalidOid). True when they start afresh:
+// then the first values must start above everything the mark reserved.
+bool share_database_ticks(ProcessState& state, Oid mark);
 
 // Fills `out` from the backend's pool, or reports an ERROR.
 void draw_random(void* out, std::size_t length);

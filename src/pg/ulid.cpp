@@ -102,7 +102,7 @@ Datum ulid_larger(PG_FUNCTION_ARGS) {
   PG_RETURN_UUID_P(memcmp(a->data, b->data, 16) >= 0 ? a : b);
 }
 
-// A new ulid: strictly increasing per backend, or cluster-wide when preloaded;
+// A new ulid: strictly increasing per backend, or across the database when preloaded;
 // within a millisecond in clock order across backends too.
 Datum generate_ulid(PG_FUNCTION_ARGS) {
   ProcessState& state = process_state();
@@ -120,7 +120,7 @@ Datum generate_ulid(PG_FUNCTION_ARGS) {
 
 // A new ulid in the ULID spec's monotonic mode (previous random part + 1 within
 // a millisecond); an ERROR rather than a wrap when the 80 bits run out. One
-// sequence per backend, or for the whole server when preloaded: the random
+// sequence per backend, or for the whole database when preloaded: the random
 // bytes and the result are allocated before its spinlock, errors reported after.
 Datum generate_ulid_monotonic(PG_FUNCTION_ARGS) {
   ProcessState& state = process_state();

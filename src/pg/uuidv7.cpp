@@ -59,7 +59,7 @@ constexpr int64 kGregorianEpochJdate = 2299161;  // 1582-10-15, UUIDv1's epoch
 
 }  // namespace
 
-// A version-7 UUID of now: strictly increasing per session, cluster-wide when preloaded.
+// A version-7 UUID of now: strictly increasing per session, across the database when preloaded.
 Datum ulid_tsid_uuidv7(PG_FUNCTION_ARGS) {
   const std::int64_t now_ns = realtime_ns();
   std::uint8_t random[kUuidv7RandomBytes];

@@ -200,5 +200,5 @@ CREATE FUNCTION generate_ulid() RETURNS ulid
     AS 'MODULE_PATHNAME', 'generate_ulid' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
 CREATE FUNCTION generate_ulid_monotonic() RETURNS ulid
     AS 'MODULE_PATHNAME', 'generate_ulid_monotonic' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
-COMMENT ON FUNCTION generate_ulid() IS 'new ulid: never repeats, strictly increasing per session (cluster-wide when preloaded), 64 fresh random bits in every value';
+COMMENT ON FUNCTION generate_ulid() IS 'new ulid: never repeats, strictly increasing per session (across the database when preloaded), 64 fresh random bits in every value';
 COMMENT ON FUNCTION generate_ulid_monotonic() IS 'new ulid in the ULID spec''s monotonic mode: previous random part + 1 within a millisecond; ERROR on overflow';

@@ -169,4 +169,4 @@ COMMENT ON CAST (timestamptz AS tsid) IS 'smallest tsid of the timestamp''s mill
 
 CREATE FUNCTION generate_tsid() RETURNS tsid
     AS 'MODULE_PATHNAME', 'generate_tsid' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
-COMMENT ON FUNCTION generate_tsid() IS 'new tsid: never a duplicate within the cluster, strictly increasing per session (cluster-wide when preloaded)';
+COMMENT ON FUNCTION generate_tsid() IS 'new tsid: never a duplicate within the database, strictly increasing per session (across the database when preloaded)';

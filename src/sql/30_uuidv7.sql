@@ -14,7 +14,7 @@ CREATE FUNCTION generate_uuidv7() RETURNS uuid
     AS 'MODULE_PATHNAME', 'ulid_tsid_uuidv7' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
 CREATE FUNCTION generate_uuidv7(shift interval) RETURNS uuid
     AS 'MODULE_PATHNAME', 'ulid_tsid_uuidv7_shifted' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
-COMMENT ON FUNCTION generate_uuidv7() IS 'new version-7 UUID (RFC 9562): strictly increasing per session, cluster-wide when preloaded';
+COMMENT ON FUNCTION generate_uuidv7() IS 'new version-7 UUID (RFC 9562): strictly increasing per session, across the database when preloaded';
 COMMENT ON FUNCTION generate_uuidv7(interval) IS 'new version-7 UUID whose timestamp is now shifted by the interval';
 
 CREATE FUNCTION uuidv7() RETURNS uuid

@@ -1,7 +1,7 @@
 # ulid_tsid in shared_preload_libraries: the generators share their sequences
 # through shared memory, so values are unique and strictly increasing across
-# the whole cluster, not just per backend. Eight backends generate at full
-# speed at once; then two sessions take turns to show the cluster-wide order;
+# the database, not just per backend. Eight backends generate at full
+# speed at once; then two sessions take turns to show the database-wide order;
 # then eight pgbench clients insert into one btree primary key, whose leaf
 # pages must stay dense (the inserts all land at the right edge).
 use strict;
@@ -100,16 +100,15 @@ is( $node->safe_psql(
 	'0',
 	'ulid: random parts of all values differ (no random state shared between backends)');
 
-# --- Cluster-wide order: two sessions taking turns ------------------------
+# --- Database-wide order: two sessions taking turns ------------------------
 # With shared ticks, a value generated after another one returned (in any
-# backend, of any database) is larger. Two sessions, in two databases,
+# backend of the database) is larger. Two sessions of one database
 # alternate; the values, in the order they were returned, must strictly
 # increase. generate_ulid_monotonic() too: preloaded it is one state for the
-# server (per session, two sessions in one millisecond each start at their own
-# random value, and their turns invert about every other millisecond).
-$node->safe_psql('postgres', 'CREATE DATABASE other');
-$node->safe_psql('other', 'CREATE EXTENSION ulid_tsid');
-my @sessions = map { $node->background_psql($_) } ('postgres', 'other');
+# database (per session, two sessions in one millisecond each start at their
+# own random value, and their turns invert about every other millisecond).
+# Each database has its own (test/t/022_database_isolation.pl).
+my @sessions = map { $node->background_psql('postgres') } 1 .. 2;
 my @exprs_turns = ('generate_ulid()::text', 'generate_tsid()::int8::text', 'generate_uuidv7()::text',
 	'generate_ulid_monotonic()::text');
 my $turns = 300;
@@ -135,7 +134,7 @@ for my $k (0 .. $#names)
 		  : ($list->[$i] gt $list->[ $i - 1 ]);
 		$bad++ unless $greater;
 	}
-	is($bad, 0, "$names[$k]: $turns values from two alternating sessions (two databases) strictly increase");
+	is($bad, 0, "$names[$k]: $turns values from two alternating sessions of one database strictly increase");
 }
 
 # --- pgbench: eight clients, one btree primary key ---------------------------
