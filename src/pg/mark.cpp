@@ -63,6 +63,7 @@ extern "C" {
 #include "storage/bufmgr.h"
 #include "storage/proc.h"
 #include "utils/acl.h"
+#include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/guc.h"
 #include "utils/inval.h"
@@ -332,11 +333,17 @@ std::int64_t raise_limit_ms() { return unix_ms_now() + static_cast<std::int64_t>
 // them it is ignored: it can only raise the mark.
 // `node_ms` is the server's own copy (node_mark_read(), read before the
 // sequences were locked): above both times, the sequences were set back from
-// outside, and it raises the floor to what this server reserved.
+// outside, and it raises the floor to what this server reserved, up to
+// ulid_tsid.raise_limit ahead of the clock, as a mark set from outside.
 MarkRecord read_record(const MarkTuples& seq, std::int64_t node_ms, XLogRecPtr* lsn, bool* capped = nullptr) {
   MarkRecord stored = {seq.data[kReservedSeq]->last_value, seq.data[kFloorSeq]->last_value,
                        static_cast<std::uint64_t>(seq.data[kReservedSeq]->log_cnt)};
-  if (node_ms > mark_max(stored.reserved_ms, stored.floor_ms)) stored.floor_ms = node_ms;
+  if (capped != nullptr) *capped = false;
+  if (node_ms > mark_max(stored.reserved_ms, stored.floor_ms)) {
+    const std::int64_t limit = raise_limit_ms();
+    stored.floor_ms = node_ms < limit ? node_ms : limit;
+    if (capped != nullptr) *capped = node_ms > limit;
+  }
   *lsn = InvalidXLogRecPtr;
   for (int i = 0; i < kMarkSequences; ++i) {
     if (seq.rel[i] != nullptr) *lsn = Max(*lsn, PageGetLSN(BufferGetPage(seq.buffer[i])));
@@ -345,7 +352,7 @@ MarkRecord read_record(const MarkTuples& seq, std::int64_t node_ms, XLogRecPtr* 
     const std::int64_t limit = raise_limit_ms();
     const std::int64_t dumped = seq.data[kDumpedSeq]->last_value;
     stored.floor_ms = mark_max(stored.floor_ms, dumped < limit ? dumped : limit);
-    if (capped != nullptr) *capped = dumped > limit;
+    if (capped != nullptr && dumped > limit) *capped = true;
   }
   return stored;
 }
@@ -361,14 +368,22 @@ MarkRecord read_record(const MarkTuples& seq, std::int64_t node_ms, XLogRecPtr* 
 // one is returned, and only ever grows but for ulid_tsid_mark_reset(). A hot
 // standby neither writes nor reads it (its values start above what it
 // replayed); a base backup carries a copy, which can only raise the mark.
+//
+// The file names the mark it copies (the relation of ulid_tsid_mark): one left
+// by a dropped database whose OID was used again, or by an extension dropped
+// and created again, is not that mark's and is ignored. It is a second copy:
+// when it cannot be read or written (its mode, the directory's, a full disk),
+// keys are still made from the sequences, with a WARNING at most once a
+// minute per session, the fault shown by ulid_tsid_status(), and the file is
+// written again by the first reservation that can.
 constexpr const char* kNodeMarkDir = "pg_ulid_tsid";
-constexpr uint32 kNodeMarkMagic = 0x756C6D6B;  // "ulmk"
+constexpr uint32 kNodeMarkMagic = 0x756C6D32;  // "ulm2"
 struct NodeMarkFile {
   uint32 magic;
   uint32 database;
   int64 ms;
+  uint32 mark;    // the relation of ulid_tsid_mark it copies
   pg_crc32c crc;  // of the fields above
-  uint32 unused;
 };
 
 pg_crc32c node_mark_crc(const NodeMarkFile& f) {
@@ -381,32 +396,76 @@ pg_crc32c node_mark_crc(const NodeMarkFile& f) {
 
 void node_mark_path(char* path) { snprintf(path, MAXPGPATH, "%s/mark.%u", kNodeMarkDir, MyDatabaseId); }
 
-// The file's mark, or 0 when there is none. A damaged one (a torn write, which
-// a 32-byte write at offset 0 should never see) counts as none, with a WARNING;
-// the next reservation writes it whole again.
+// The last fault of the file this backend met, until a write (or, for a fault
+// met reading it, a read) succeeds.
+struct NodeMarkFault {
+  char text[MAXPGPATH + 128] = "";
+  bool from_read = false;
+  std::int64_t warned_at_ms = 0;  // the last WARNING (0: none yet)
+  std::int64_t logged_at_ms = 0;  // the last LOG of a damaged file
+};
+NodeMarkFault g_node_fault;
+
+// Records a fault with `err` (an errno), and warns at most once a minute.
+void node_mark_fault(const char* action, const char* path, int err, bool from_read) {
+  snprintf(g_node_fault.text, sizeof g_node_fault.text, "could not %s \"%s\": %s", action, path, strerror(err));
+  g_node_fault.from_read = from_read;
+  const std::int64_t now = unix_ms_now();
+  if (g_node_fault.warned_at_ms != 0 && now - g_node_fault.warned_at_ms < 60000) return;
+  g_node_fault.warned_at_ms = now;
+  ereport(WARNING, (errcode(ERRCODE_IO_ERROR), errmsg("ulid_tsid: %s", g_node_fault.text),
+                    errdetail("The file is this server's copy of the generators' mark, which raises the mark again "
+                              "when its sequences are set back from outside (setval(), sequences copied by "
+                              "replication). Keys are still made, above the sequences; the copy is written again "
+                              "once it can be."),
+                    errhint("Give the data directory's %s back to the server's user, or free disk space.",
+                            kNodeMarkDir)));
+}
+
+void node_mark_fault_cleared(bool by_read) {
+  if (g_node_fault.text[0] == '\0' || (by_read && !g_node_fault.from_read)) return;
+  g_node_fault.text[0] = '\0';
+}
+
+// The mark this backend found, whose copy the file holds.
+Oid node_mark_owner() { return g_location.found ? g_location.relid[kReservedSeq] : InvalidOid; }
+
+// The file's mark, or 0 when there is none (or it is another mark's, or it
+// cannot be read: then a fault). A damaged one (a torn write, which a 24-byte
+// write at offset 0 should never see) counts as none, logged; the next
+// reservation writes it whole again.
 std::int64_t node_mark_read() {
   char path[MAXPGPATH];
   node_mark_path(path);
   const int fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
   if (fd < 0) {
-    if (errno == ENOENT) return 0;
-    ereport(ERROR, (errcode_for_file_access(), errmsg("could not open file \"%s\": %m", path)));
+    if (errno == ENOENT) {
+      node_mark_fault_cleared(true);
+      return 0;
+    }
+    node_mark_fault("open file", path, errno, true);
+    return 0;
   }
   NodeMarkFile f = {};
   const ssize_t got = read(fd, &f, sizeof f);
   const int read_errno = errno;
   CloseTransientFile(fd);
   if (got < 0) {
-    errno = read_errno;
-    ereport(ERROR, (errcode_for_file_access(), errmsg("could not read file \"%s\": %m", path)));
-  }
-  if (got != sizeof f || f.magic != kNodeMarkMagic || f.database != MyDatabaseId || !EQ_CRC32C(f.crc, node_mark_crc(f))) {
-    ereport(WARNING, (errcode(ERRCODE_DATA_CORRUPTED),
-                      errmsg("ulid_tsid: ignoring the damaged file \"%s\"", path),
-                      errdetail("It holds this server's copy of the generators' mark; the next reservation writes it "
-                                "again.")));
+    node_mark_fault("read file", path, read_errno, true);
     return 0;
   }
+  if (got != sizeof f || f.magic != kNodeMarkMagic || f.database != MyDatabaseId || !EQ_CRC32C(f.crc, node_mark_crc(f))) {
+    const std::int64_t now = unix_ms_now();
+    if (g_node_fault.logged_at_ms == 0 || now - g_node_fault.logged_at_ms >= 60000) {
+      g_node_fault.logged_at_ms = now;
+      ereport(LOG, (errcode(ERRCODE_DATA_CORRUPTED), errmsg("ulid_tsid: ignoring the damaged file \"%s\"", path),
+                    errdetail("It holds this server's copy of the generators' mark; the next reservation writes it "
+                              "again.")));
+    }
+    return 0;
+  }
+  node_mark_fault_cleared(true);
+  if (f.mark != node_mark_owner()) return 0;  // another mark's: a dropped database's, a dropped extension's
   return f.ms;
 }
 
@@ -414,7 +473,8 @@ std::int64_t node_mark_read() {
 // take turns on a lock that no generator otherwise takes (ShareUpdateExclusive
 // on the floor sequence, released at once), never while holding a buffer, so
 // a wait there can be cancelled. Without `wait`, false when another writer has
-// the lock (nothing written).
+// the lock (nothing written). A file that cannot be written is a fault
+// (node_mark_fault()), not an error: true, the sequences cover the value.
 bool node_mark_write(std::int64_t ms, bool lower, bool wait = true) {
   if (!OidIsValid(g_location.relid[kFloorSeq])) return true;
   if (wait) {
@@ -425,41 +485,54 @@ bool node_mark_write(std::int64_t ms, bool lower, bool wait = true) {
   char path[MAXPGPATH];
   node_mark_path(path);
   const std::int64_t current = node_mark_read();
-  if (current == ms || (!lower && current > ms)) {
+  if (g_node_fault.text[0] == '\0' && (current == ms || (!lower && current > ms))) {
     UnlockRelationOid(g_location.relid[kFloorSeq], ShareUpdateExclusiveLock);
     return true;
   }
+  const char* failed = nullptr;
+  int failed_errno = 0;
+  bool existed = true;
+  int fd = -1;
   if (MakePGDirectory(kNodeMarkDir) < 0 && errno != EEXIST) {
-    ereport(ERROR, (errcode_for_file_access(), errmsg("could not create directory \"%s\": %m", kNodeMarkDir)));
+    failed = "create directory";
+    failed_errno = errno;
+  } else {
+    existed = access(path, F_OK) == 0;
+    fd = OpenTransientFile(path, O_RDWR | O_CREAT | PG_BINARY);
+    if (fd < 0) {
+      failed = "open file";
+      failed_errno = errno;
+    }
   }
-  const bool existed = access(path, F_OK) == 0;
-  const int fd = OpenTransientFile(path, O_RDWR | O_CREAT | PG_BINARY);
-  if (fd < 0) ereport(ERROR, (errcode_for_file_access(), errmsg("could not open file \"%s\": %m", path)));
-  NodeMarkFile f = {};
-  f.magic = kNodeMarkMagic;
-  f.database = MyDatabaseId;
-  f.ms = ms;
-  f.crc = node_mark_crc(f);
-  errno = 0;
-  if (pwrite(fd, &f, sizeof f, 0) != static_cast<ssize_t>(sizeof f)) {
-    if (errno == 0) errno = ENOSPC;
-    const int write_errno = errno;
+  if (fd >= 0) {
+    NodeMarkFile f = {};
+    f.magic = kNodeMarkMagic;
+    f.database = MyDatabaseId;
+    f.ms = ms;
+    f.mark = node_mark_owner();
+    f.crc = node_mark_crc(f);
+    errno = 0;
+    if (pwrite(fd, &f, sizeof f, 0) != static_cast<ssize_t>(sizeof f)) {
+      failed = "write file";
+      failed_errno = errno == 0 ? ENOSPC : errno;
+    } else if (pg_fsync(fd) != 0) {
+      // The whole file is written again by the next reservation: unlike a
+      // data file's, a failed fsync of it loses nothing the sequences lack.
+      failed = "fsync file";
+      failed_errno = errno;
+    }
     CloseTransientFile(fd);
-    errno = write_errno;
-    ereport(ERROR, (errcode_for_file_access(), errmsg("could not write file \"%s\": %m", path)));
   }
-  if (pg_fsync(fd) != 0) {
-    const int sync_errno = errno;
-    CloseTransientFile(fd);
-    errno = sync_errno;
-    ereport(data_sync_elevel(ERROR), (errcode_for_file_access(), errmsg("could not fsync file \"%s\": %m", path)));
-  }
-  CloseTransientFile(fd);
-  if (!existed) {
+  if (failed == nullptr && !existed) {
     fsync_fname(kNodeMarkDir, true);
     fsync_fname(".", true);
   }
   UnlockRelationOid(g_location.relid[kFloorSeq], ShareUpdateExclusiveLock);
+  if (failed != nullptr) {
+    node_mark_fault(failed, strcmp(failed, "create directory") == 0 ? kNodeMarkDir : path, failed_errno, false);
+  } else {
+    node_mark_fault_cleared(false);
+  }
   return true;
 }
 
@@ -623,8 +696,9 @@ void mark_prepare_slow(FunctionCallInfo, ProcessState& state) {
   const MarkRecord stored = read_record(seq, node_ms, &lsn, &capped);
   close_mark(&seq);
   if (capped) {
-    ereport(WARNING, (errmsg("ulid_tsid: the mark set from outside (ulid_tsid_mark_dumped) is more than "
-                             "ulid_tsid.raise_limit ahead of the clock; keys start at that limit"),
+    ereport(WARNING, (errmsg("ulid_tsid: the mark set from outside (ulid_tsid_mark_dumped, or this server's copy "
+                             "above sequences set back) is more than ulid_tsid.raise_limit ahead of the clock; keys "
+                             "start at that limit"),
                       errhint("If the clock is right and the mark is too (a dump restored onto a server whose "
                               "clock is far behind), a superuser can raise it: SELECT ulid_tsid_mark_raise(...).")));
   }
@@ -760,14 +834,16 @@ Datum ulid_tsid_status(PG_FUNCTION_ARGS) {
   if (get_call_result_type(fcinfo, nullptr, &desc) != TYPEFUNC_COMPOSITE) {
     ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED), errmsg("ulid_tsid_status() must return a record")));
   }
-  constexpr int kColumns = 10;
+  constexpr int kColumns = 11;
   if (desc->natts != kColumns) {
     ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH), errmsg("ulid_tsid_status(): the SQL declaration has %d columns, not %d",
                                                             desc->natts, kColumns)));
   }
   Datum values[kColumns];
   bool nulls[kColumns] = {};
-  const std::int64_t node_ms = RecoveryInProgress() ? 0 : node_mark_read();
+  const bool recovery = RecoveryInProgress();
+  find_mark();
+  const std::int64_t node_ms = recovery ? 0 : node_mark_read();
   MarkTuples seq;
   MarkRecord stored;
   bool have_mark = false;
@@ -777,6 +853,9 @@ Datum ulid_tsid_status(PG_FUNCTION_ARGS) {
     close_mark(&seq);
     have_mark = true;
   }
+  // A copy behind the mark (lost, or not writable at the last reservation) is
+  // written now, so that server_copy_error tells whether it can be.
+  if (have_mark && !recovery) node_mark_cover(node_ms, stored);
   const std::int64_t now_ms = unix_ms_now();
   // `mark`: no value made so far is above it (the reservation, or a floor a
   // restore or a raise put above it).
@@ -798,6 +877,8 @@ Datum ulid_tsid_status(PG_FUNCTION_ARGS) {
   nulls[7] = tsid.node_id < 0;
   values[8] = Int32GetDatum(tsid.slot_bits);
   values[9] = Int32GetDatum(tsid.counter_bits);
+  values[10] = CStringGetTextDatum(g_node_fault.text);
+  nulls[10] = g_node_fault.text[0] == '\0';
   PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
 }
 
@@ -807,6 +888,9 @@ Datum ulid_tsid_status(PG_FUNCTION_ARGS) {
 Datum ulid_tsid_mark_raise(PG_FUNCTION_ARGS) {
   const std::int64_t target = mark_ms_arg(fcinfo, 0);
   refuse_on_standby("ulid_tsid_mark_raise");
+  // Looked up again at each call: the extension's owner may have changed
+  // (REASSIGN OWNED, ALTER EXTENSION ... OWNER) since this backend found it.
+  forget_location();
   if (!find_mark()) {
     ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
                     errmsg("this database has no ulid_tsid mark"),

@@ -37,7 +37,7 @@ $$;
 CREATE FUNCTION ulid_tsid_status(OUT mark timestamptz, OUT mark_floor timestamptz, OUT lead interval,
                                  OUT max_lead interval, OUT preloaded boolean, OUT standby boolean,
                                  OUT node_bits integer, OUT node_id integer, OUT tsid_slot_bits integer,
-                                 OUT tsid_counter_bits integer) RETURNS record
+                                 OUT tsid_counter_bits integer, OUT server_copy_error text) RETURNS record
     AS 'MODULE_PATHNAME', 'ulid_tsid_status' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 CREATE FUNCTION ulid_tsid_mark_raise(at_least timestamptz) RETURNS timestamptz
     AS 'MODULE_PATHNAME', 'ulid_tsid_mark_raise' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
