@@ -661,65 +661,80 @@ $fn$;
 COMMENT ON FUNCTION @extschema@.ulid_from_timestamp(pg_catalog.timestamp) IS 'smallest ULID (in a uuid) of a UTC timestamp''s millisecond, as the native ulid_from_timestamp()';
 
 $install$;
-  -- Before anything is created or replaced: every function of our names and the
-  -- relation of the counter's name already in the target schema must be the
-  -- installing role's, of no other extension, and (the counter) the installer's shape. CREATE OR REPLACE run by a superuser keeps
+  -- Before anything is created or replaced (pass 1), and again once everything is
+  -- (pass 2): every function of our names and the relation of each sequence's name
+  -- in the target schema must be the installing role's, of no other extension, and
+  -- (the sequences) the installer's shape. CREATE OR REPLACE run by a superuser keeps
   -- a planted function's owner, who can rewrite its body later and have the next
   -- superuser who calls it run that body; CREATE SEQUENCE IF NOT EXISTS keeps a
   -- planted counter that cycles or that another role may set back (duplicate TSIDs).
+  -- Pass 2 closes the window between the two: a role with CREATE on the schema that
+  -- holds an object of a name the install creates makes the install wait on it,
+  -- commits another of our names meanwhile, and lets the install go on; what pass 2
+  -- finds raises, and the whole install rolls back.
   nsp := (SELECT n.oid FROM pg_catalog.pg_namespace n WHERE n.nspname OPERATOR(pg_catalog.=) target);
   me := (SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) CURRENT_USER);
   ours := ARRAY(SELECT DISTINCT m[1] FROM pg_catalog.regexp_matches(tmpl, '@extschema@[.]([a-z_0-9]+)', 'g') AS m);
-  FOR obj IN
-    SELECT pg_catalog.format('%I.%I(%s)', target, p.proname, pg_catalog.pg_get_function_identity_arguments(p.oid)) AS what,
-           p.proowner AS owner, 'function' AS kind, NULL::pg_catalog.text AS shape,
-           (SELECT e.extname FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_extension e ON e.oid OPERATOR(pg_catalog.=) d.refobjid
-            WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass AND d.objid OPERATOR(pg_catalog.=) p.oid
-              AND d.deptype OPERATOR(pg_catalog.=) 'e') AS ext
-    FROM pg_catalog.pg_proc p
-    WHERE p.pronamespace OPERATOR(pg_catalog.=) nsp AND p.proname OPERATOR(pg_catalog.=) ANY (ours)
-    UNION ALL
-    SELECT pg_catalog.format('%I.%I', target, c.relname), c.relowner, 'relation',
-           CASE WHEN c.relkind OPERATOR(pg_catalog.<>) 'S' THEN 'it is not a sequence'
-                WHEN q.seqcycle THEN 'it cycles'
-                WHEN q.seqincrement OPERATOR(pg_catalog.<>) 1 OR q.seqcache OPERATOR(pg_catalog.<>) 1
-                     OR q.seqmax OPERATOR(pg_catalog.<>) 9223372036854775807
-                     OR q.seqtypid OPERATOR(pg_catalog.<>) 'pg_catalog.int8'::pg_catalog.regtype
-                  THEN 'its increment, cache, type or maximum is not the installer''s'
-                WHEN EXISTS (SELECT FROM pg_catalog.aclexplode(c.relacl) AS a
-                             WHERE a.grantee OPERATOR(pg_catalog.<>) c.relowner
-                               AND a.privilege_type OPERATOR(pg_catalog.=) 'UPDATE')
-                  THEN 'a role other than its owner may set it back (UPDATE)'
-           END,
-           (SELECT e.extname FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_extension e ON e.oid OPERATOR(pg_catalog.=) d.refobjid
-            WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass AND d.objid OPERATOR(pg_catalog.=) c.oid
-              AND d.deptype OPERATOR(pg_catalog.=) 'e')
-    FROM pg_catalog.pg_class c LEFT JOIN pg_catalog.pg_sequence q ON q.seqrelid OPERATOR(pg_catalog.=) c.oid
-    WHERE c.relnamespace OPERATOR(pg_catalog.=) nsp
-      AND c.relname OPERATOR(pg_catalog.=) ANY (ARRAY['ulid_tsid_portable_tsid_seq', 'ulid_tsid_portable_ulid_seq'])
-  LOOP
-    IF obj.owner OPERATOR(pg_catalog.<>) me THEN
-      RAISE EXCEPTION USING ERRCODE := 'insufficient_privilege',
-        MESSAGE := pg_catalog.format('ulid_tsid portable: %s %s exists and belongs to role %s, not to %s: not replaced',
-                                     obj.kind, obj.what, pg_catalog.pg_get_userbyid(obj.owner), CURRENT_USER),
-        HINT := 'Install as the role that owns the edition''s objects in this schema, or into another schema; drop the object if it is not the edition''s.';
-    END IF;
-    IF obj.ext OPERATOR(pg_catalog.<>) 'ulid_tsid_portable' THEN
-      RAISE EXCEPTION USING ERRCODE := 'duplicate_object',
-        MESSAGE := pg_catalog.format('ulid_tsid portable: %s %s exists and is a member of extension %s: not replaced',
-                                     obj.kind, obj.what, obj.ext),
-        HINT := 'Install into another schema.';
-    END IF;
-    IF obj.shape IS NOT NULL THEN
-      RAISE EXCEPTION USING ERRCODE := 'duplicate_object',
-        MESSAGE := pg_catalog.format('ulid_tsid portable: %s %s exists and is not the installer''s %s: %s',
-                                     obj.kind, obj.what,
-                                     CASE WHEN pg_catalog.strpos(obj.what, 'ulid_tsid_portable_ulid_seq') OPERATOR(pg_catalog.>) 0
-                                          THEN 'monotonic ULID witness' ELSE 'TSID counter' END, obj.shape),
-        HINT := 'Drop or rename it (TSIDs drawn from it could repeat), or install into another schema.';
+  FOR pass IN 1 .. 2 LOOP
+    FOR obj IN
+      SELECT pg_catalog.format('%I.%I(%s)', target, p.proname, pg_catalog.pg_get_function_identity_arguments(p.oid)) AS what,
+             p.proowner AS owner, 'function' AS kind, NULL::pg_catalog.text AS shape,
+             (SELECT e.extname FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_extension e ON e.oid OPERATOR(pg_catalog.=) d.refobjid
+              WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass AND d.objid OPERATOR(pg_catalog.=) p.oid
+                AND d.deptype OPERATOR(pg_catalog.=) 'e') AS ext
+      FROM pg_catalog.pg_proc p
+      WHERE p.pronamespace OPERATOR(pg_catalog.=) nsp AND p.proname OPERATOR(pg_catalog.=) ANY (ours)
+      UNION ALL
+      SELECT pg_catalog.format('%I.%I', target, c.relname), c.relowner, 'relation',
+             CASE WHEN c.relkind OPERATOR(pg_catalog.<>) 'S' THEN 'it is not a sequence'
+                  WHEN q.seqcycle THEN 'it cycles'
+                  WHEN q.seqincrement OPERATOR(pg_catalog.<>) 1 OR q.seqcache OPERATOR(pg_catalog.<>) 1
+                       OR q.seqmax OPERATOR(pg_catalog.<>) 9223372036854775807
+                       OR q.seqtypid OPERATOR(pg_catalog.<>) 'pg_catalog.int8'::pg_catalog.regtype
+                    THEN 'its increment, cache, type or maximum is not the installer''s'
+                  WHEN EXISTS (SELECT FROM pg_catalog.aclexplode(c.relacl) AS a
+                               WHERE a.grantee OPERATOR(pg_catalog.<>) c.relowner
+                                 AND a.privilege_type OPERATOR(pg_catalog.=) 'UPDATE')
+                    THEN 'a role other than its owner may set it back (UPDATE)'
+             END,
+             (SELECT e.extname FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_extension e ON e.oid OPERATOR(pg_catalog.=) d.refobjid
+              WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass AND d.objid OPERATOR(pg_catalog.=) c.oid
+                AND d.deptype OPERATOR(pg_catalog.=) 'e')
+      FROM pg_catalog.pg_class c LEFT JOIN pg_catalog.pg_sequence q ON q.seqrelid OPERATOR(pg_catalog.=) c.oid
+      WHERE c.relnamespace OPERATOR(pg_catalog.=) nsp
+        AND c.relname OPERATOR(pg_catalog.=) ANY (ARRAY['ulid_tsid_portable_tsid_seq', 'ulid_tsid_portable_ulid_seq'])
+    LOOP
+      IF obj.owner OPERATOR(pg_catalog.<>) me THEN
+        IF pass OPERATOR(pg_catalog.=) 1 THEN
+          RAISE EXCEPTION USING ERRCODE := 'insufficient_privilege',
+            MESSAGE := pg_catalog.format('ulid_tsid portable: %s %s exists and belongs to role %s, not to %s: not replaced',
+                                         obj.kind, obj.what, pg_catalog.pg_get_userbyid(obj.owner), CURRENT_USER),
+            HINT := 'Install as the role that owns the edition''s objects in this schema, or into another schema; drop the object if it is not the edition''s.';
+        END IF;
+        RAISE EXCEPTION USING ERRCODE := 'insufficient_privilege',
+          MESSAGE := pg_catalog.format('ulid_tsid portable: %s %s was made by role %s while the install ran, not by %s: nothing installed',
+                                       obj.kind, obj.what, pg_catalog.pg_get_userbyid(obj.owner), CURRENT_USER),
+          HINT := 'A role with CREATE on the schema made it: drop it, revoke that role''s CREATE on the schema, and install again.';
+      END IF;
+      IF obj.ext OPERATOR(pg_catalog.<>) 'ulid_tsid_portable' THEN
+        RAISE EXCEPTION USING ERRCODE := 'duplicate_object',
+          MESSAGE := pg_catalog.format('ulid_tsid portable: %s %s exists and is a member of extension %s: not replaced',
+                                       obj.kind, obj.what, obj.ext),
+          HINT := 'Install into another schema.';
+      END IF;
+      IF obj.shape IS NOT NULL THEN
+        RAISE EXCEPTION USING ERRCODE := 'duplicate_object',
+          MESSAGE := pg_catalog.format('ulid_tsid portable: %s %s exists and is not the installer''s %s: %s',
+                                       obj.kind, obj.what,
+                                       CASE WHEN pg_catalog.strpos(obj.what, 'ulid_tsid_portable_ulid_seq') OPERATOR(pg_catalog.>) 0
+                                            THEN 'monotonic ULID witness' ELSE 'TSID counter' END, obj.shape),
+          HINT := 'Drop or rename it (TSIDs drawn from it could repeat), or install into another schema.';
+      END IF;
+    END LOOP;
+    IF pass OPERATOR(pg_catalog.=) 1 THEN
+      EXECUTE pg_catalog.replace(tmpl, '@extschema@', pg_catalog.quote_ident(target));
     END IF;
   END LOOP;
-  EXECUTE pg_catalog.replace(tmpl, '@extschema@', pg_catalog.quote_ident(target));
 END
 $ulid_tsid_portable$;
 $_pgtle_$

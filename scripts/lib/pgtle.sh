@@ -19,22 +19,8 @@ PGTLE_SKIP=""
 # are built with GSSAPI and OpenSSL).
 PGTLE_BUILD_DEPS=(flex libkrb5-dev libssl-dev)
 
-pgtle_deps() {
-  local missing=() p
-  for p in "${PGTLE_BUILD_DEPS[@]}"; do
-    pg_in dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-  done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  [ -n "$PG_CHROOT" ] || { echo "   missing on the host: ${missing[*]} (bash scripts/install-deps.sh)"; return 1; }
-  echo "   installing into the $(basename "$PG_CHROOT") chroot: ${missing[*]}"
-  # One apt at a time per chroot: the lock the citus suite takes for its packages.
-  (
-    flock 9
-    pg_in env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y "${missing[@]}" </dev/null ||
-      { pg_in apt-get update </dev/null && pg_in env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y "${missing[@]}" </dev/null; }
-  ) 9>>"$ULID_TSID_CACHE/locks/citus-apt-$(basename "$PG_CHROOT")" >>"$LOGS/pgtle-deps-$PG_MAJOR.log" 2>&1 ||
-    { tail -5 "$LOGS/pgtle-deps-$PG_MAJOR.log"; return 1; }
-}
+source "$(dirname "${BASH_SOURCE[0]}")/vendor.sh"
+pgtle_deps() { vendor_deps pgtle "${PGTLE_BUILD_DEPS[@]}"; }
 
 pgtle_get() {
   if [ -z "$PGTLE_TARBALL" ]; then
@@ -73,10 +59,7 @@ pgtle_get() {
 # the server changes); anything else (no tarball to unpack, a copy that fails) is 1.
 pgtle_make() {
   local log="$LOGS/pgtle-build-$PG_MAJOR.log" src
-  if [ -n "$PG_CHROOT" ]; then src="$PG_CHROOT/build/$PGTLE_KEY"; else src="$ULID_TSID_CACHE/pg_tle/build-$PGTLE_KEY"; fi
-  rm -rf "$src" "$PGTLE_CACHE"
-  mkdir -p "$src"
-  tar -xzf "$PGTLE_TARBALL" -C "$src" --strip-components=1 || return 1
+  src="$(vendor_unpack pg_tle "$PGTLE_KEY" "$PGTLE_TARBALL" "$PGTLE_CACHE")" || return 1
   # with_llvm=no: no bitcode for the JIT (Debian's PGXS would compile each file
   # again with clang).
   if ! (cd "$src" && pg_in sh -c "make -j2 PG_CONFIG=$PG_CONFIG with_llvm=no &&
@@ -88,18 +71,8 @@ pgtle_make() {
     rm -rf "$src"
     return 2
   fi
-  mkdir -p "$PGTLE_CACHE/stage"
-  (cd "$src/stage" && tar -cf - usr/lib usr/share) | (cd "$PGTLE_CACHE/stage" && tar -xf -) || return 1
-  rm -rf "$src"
-  date -u +%FT%TZ >"$PGTLE_CACHE/complete"
+  vendor_keep "$src" "$PGTLE_CACHE"
 }
 
 # pgtle_install: the cached build copied into the server (unless already there).
-pgtle_install() {
-  local root="${PG_CHROOT:-/}" f
-  while IFS= read -r f; do
-    cmp -s "$PGTLE_CACHE/stage/$f" "$root/$f" && continue
-    mkdir -p "$(dirname "$root/$f")"
-    cp -p "$PGTLE_CACHE/stage/$f" "$root/$f.pgtle-new" && mv -f "$root/$f.pgtle-new" "$root/$f" || return 1
-  done < <(cd "$PGTLE_CACHE/stage" && find . -type f -printf '%P\n')
-}
+pgtle_install() { vendor_install "$PGTLE_CACHE" pgtle; }

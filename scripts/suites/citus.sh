@@ -50,22 +50,8 @@ citus_t0=$SECONDS
 # is detected the same way (libcurl, for Citus's statistics collection, is left
 # out by --without-libcurl).
 CITUS_BUILD_DEPS=(libicu-dev libkrb5-dev liblz4-dev libzstd-dev libreadline-dev zlib1g-dev libssl-dev libxslt1-dev)
-citus_deps() {
-  local missing=() p
-  for p in "${CITUS_BUILD_DEPS[@]}"; do
-    pg_in dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-  done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  [ -n "$PG_CHROOT" ] || { echo "   missing on the host: ${missing[*]} (bash scripts/install-deps.sh)"; return 1; }
-  echo "   installing into the $(basename "$PG_CHROOT") chroot: ${missing[*]}"
-  # One apt at a time per chroot (the chroot itself is held shared by lib/pg.sh).
-  (
-    flock 9
-    pg_in env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y "${missing[@]}" </dev/null ||
-      { pg_in apt-get update </dev/null && pg_in env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y "${missing[@]}" </dev/null; }
-  ) 9>>"$ULID_TSID_CACHE/locks/citus-apt-$(basename "$PG_CHROOT")" >>"$LOGS/citus-deps-$PG_MAJOR.log" 2>&1 ||
-    { tail -5 "$LOGS/citus-deps-$PG_MAJOR.log"; return 1; }
-}
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/vendor.sh"
+citus_deps() { vendor_deps citus "${CITUS_BUILD_DEPS[@]}"; }
 
 citus_sum="$(sha256sum "$citus_tarball" | cut -c1-16)"
 citus_server="$(pg_in "$PG_CONFIG" --version | tr -c 'A-Za-z0-9.\n' '_' | sed 's/_*$//')"
@@ -77,10 +63,7 @@ mkdir -p "$ULID_TSID_CACHE/citus" "$ULID_TSID_CACHE/locks"
 # server's filesystem; a stamp written last marks it complete.
 citus_make() {
   local log="$LOGS/citus-build-$PG_MAJOR.log" src
-  if [ -n "$PG_CHROOT" ]; then src="$PG_CHROOT/build/$citus_key"; else src="$ULID_TSID_CACHE/citus/build-$citus_key"; fi
-  rm -rf "$src" "$citus_cache"
-  mkdir -p "$src"
-  tar -xzf "$citus_tarball" -C "$src" --strip-components=1 || return 1
+  src="$(vendor_unpack citus "$citus_key" "$citus_tarball" "$citus_cache")" || return 1
   # Debian's 15 exports have_createdb_privilege(), which Citus 13's compatibility
   # header defines for itself on 15: Citus's copy takes another name.
   if [ "$citus_version" = 13.2.2 ]; then
@@ -99,23 +82,11 @@ citus_make() {
   (cd "$src" && pg_in sh -c "./configure PG_CONFIG=$PG_CONFIG --without-libcurl &&
       nice -n ${CITUS_NICE:-10} make -j2 with_llvm=no COPT='-O0 -g0' &&
       make install with_llvm=no DESTDIR=$(pg_inside "$src")/stage") >"$log" 2>&1 || { tail -30 "$log"; return 1; }
-  mkdir -p "$citus_cache"
-  # The server's files only (not Citus's headers), kept outside the chroot, which
-  # may be remade.
-  (cd "$src/stage" && tar -cf - usr/lib usr/share) | (cd "$citus_cache" && mkdir stage && cd stage && tar -xf -) || return 1
-  rm -rf "$src"
-  date -u +%FT%TZ >"$citus_cache/complete"
+  vendor_keep "$src" "$citus_cache"
 }
 
 # citus_install: the cached build copied into the server (unless already there).
-citus_install() {
-  local root="${PG_CHROOT:-/}" f
-  while IFS= read -r f; do
-    cmp -s "$citus_cache/stage/$f" "$root/$f" && continue
-    mkdir -p "$(dirname "$root/$f")"
-    cp -p "$citus_cache/stage/$f" "$root/$f.citus-new" && mv -f "$root/$f.citus-new" "$root/$f" || return 1
-  done < <(cd "$citus_cache/stage" && find . -type f -printf '%P\n')
-}
+citus_install() { vendor_install "$citus_cache" citus; }
 
 citus_get() {
   (

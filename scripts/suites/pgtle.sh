@@ -125,12 +125,7 @@ SQL
 done
 
 # --- the same bits as the native extension, both ways ------------------------------------
-# copy DB_FROM DB_TO TABLE: the table made in DB_TO with DB_FROM's columns, rows copied.
-copy_table() {
-  local cols
-  cols="$(q "$1" -c "SELECT string_agg(format('%I %s', attname, format_type(atttypid, atttypmod)), ', ' ORDER BY attnum) FROM pg_attribute WHERE attrelid = '$3'::regclass AND attnum > 0")"
-  q "$2" -c "CREATE UNLOGGED TABLE $3 ($cols)" && q "$1" -c "COPY $3 TO STDOUT" | q "$2" -c "COPY $3 FROM STDIN"
-}
+source "$ROOT/scripts/lib/portable_compare.sh"
 q app >"$WORK/a.log" 2>&1 <<SQL
 CREATE UNLOGGED TABLE a_tsid AS
   SELECT i, v, tsid_to_text(v) AS txt, tsid_timestamp(v) AS ts
@@ -141,7 +136,7 @@ CREATE UNLOGGED TABLE a_ulid AS
   FROM (SELECT i, CASE WHEN i <= $N / 2 THEN generate_ulid() ELSE md5('u' || i)::uuid END AS u FROM generate_series(1, $N) AS i) AS s;
 CREATE UNLOGGED TABLE a_v7 AS SELECT i, u, uuidv7_timestamp(u) AS ts FROM (SELECT i, generate_uuidv7() AS u FROM generate_series(1, $N) AS i) AS s;
 SQL
-for t in a_tsid a_ulid a_v7; do copy_table app native "$t" 2>>"$WORK/errors.log"; done
+copy_tables app native a_tsid a_ulid a_v7 2>>"$WORK/errors.log"
 check "pg_tle install -> native: $N TSIDs, $N ULIDs (half generated, half random bits), $N UUIDv7s: text, decoding, timestamps equal" sql_true "
   SELECT (SELECT count(*) = $N AND count(*) FILTER (WHERE v::tsid::text IS DISTINCT FROM txt OR txt::tsid::bigint IS DISTINCT FROM v
                                                        OR tsid_timestamp(v::tsid) IS DISTINCT FROM ts) = 0 FROM a_tsid)
@@ -158,7 +153,7 @@ CREATE UNLOGGED TABLE b_ulid AS
   SELECT i, u, u::ulid::text AS txt, lower(u::ulid::text) AS alt, ulid_timestamp(u::ulid) AS ts
   FROM (SELECT i, CASE WHEN i <= $N / 2 THEN generate_ulid()::uuid ELSE md5('U' || i)::uuid END AS u FROM generate_series(1, $N) AS i) AS s;
 SQL
-for t in b_tsid b_ulid; do copy_table native app "$t" 2>>"$WORK/errors.log"; done
+copy_tables native app b_tsid b_ulid 2>>"$WORK/errors.log"
 check "native -> pg_tle install: $N TSIDs and $N ULIDs: text, decoding (lower case too), timestamps equal" sql_true "
   SELECT (SELECT count(*) = $N AND count(*) FILTER (WHERE tsid_to_text(v) IS DISTINCT FROM txt OR tsid_from_text(alt) IS DISTINCT FROM v
                                                        OR tsid_timestamp(v) IS DISTINCT FROM ts) = 0 FROM b_tsid)
@@ -166,28 +161,11 @@ check "native -> pg_tle install: $N TSIDs and $N ULIDs: text, decoding (lower ca
                                                        OR ulid_timestamp(u) IS DISTINCT FROM ts) = 0 FROM b_ulid)" app
 
 # --- errors: the same SQLSTATE and message as the native types ------------------------------
-cat >"$WORK/bad.sql" <<'SQL'
-CREATE TEMP TABLE bad (kind text, input text);
-INSERT INTO bad VALUES ('ulid', ''), ('ulid', '01ARZ3NDEKTSV4RRFFQ69G5FA'), ('ulid', '01ARZ3NDEKTSV4RRFFQ69G5FAU'),
+bad_texts_sql >"$WORK/bad.sql" <<'ROWS'
+  ('ulid', ''), ('ulid', '01ARZ3NDEKTSV4RRFFQ69G5FA'), ('ulid', '01ARZ3NDEKTSV4RRFFQ69G5FAU'),
   ('ulid', '81ARZ3NDEKTSV4RRFFQ69G5FAV'), ('ulid', '01ARZ3NDEKTSV4RRFFQ69G5FAé'), ('tsid', ''), ('tsid', '0SD78DEN8000'),
-  ('tsid', '915268788478279683'), ('tsid', 'G000000000000'), ('tsid', '0SD78DEN8000U');
-CREATE TEMP TABLE got (kind text, input text, sqlstate text, message text, detail text, hint text);
-DO $$
-DECLARE b record; st text; msg text; det text; hnt text; native boolean := to_regtype('ulid') IS NOT NULL;
-BEGIN
-  FOR b IN SELECT * FROM bad LOOP
-    BEGIN
-      IF native THEN EXECUTE format('SELECT %L::%s', b.input, b.kind);
-      ELSE EXECUTE format('SELECT %s_from_text(%L)', b.kind, b.input); END IF;
-      INSERT INTO got VALUES (b.kind, b.input, 'accepted', NULL, NULL, NULL);
-    EXCEPTION WHEN OTHERS THEN
-      GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL, hnt = PG_EXCEPTION_HINT;
-      INSERT INTO got VALUES (b.kind, b.input, st, msg, det, hnt);
-    END;
-  END LOOP;
-END $$;
-SELECT format('%s %s: %s | %s | %s | %s', kind, quote_literal(input), sqlstate, message, detail, hint) FROM got ORDER BY kind, input COLLATE "C";
-SQL
+  ('tsid', '915268788478279683'), ('tsid', 'G000000000000'), ('tsid', '0SD78DEN8000U')
+ROWS
 q app -f "$WORK/bad.sql" >"$WORK/bad.app" 2>&1
 q native -f "$WORK/bad.sql" >"$WORK/bad.native" 2>&1
 check "10 bad texts: refused with 22P02 and the same message, detail and hint as the native types" \
@@ -196,31 +174,12 @@ check "a time outside the TSID's range: 22003, as native" fails_with 22003 app "
 
 # --- 8 concurrent writers -----------------------------------------------------------------
 CONC_TX=${PGTLE_CONC_TX:-50}   # 8 clients x 50 transactions x 100 rows = 40,000 rows per generator
-for gen in generate_tsid generate_ulid generate_ulid_monotonic generate_uuidv7; do
-  type=uuid; [ "$gen" = generate_tsid ] && type=bigint
-  q app -c "CREATE UNLOGGED TABLE c_$gen (id $type)"
-  script="$(cluster_dir "pgtle_$PORT")/$gen.sql"
-  echo "INSERT INTO c_$gen (id) SELECT $gen() FROM generate_series(1, 100);" >"$script"
-  chmod 644 "$script"
-  pg_in pgbench -n -U owner -d app -c 8 -j 2 -t "$CONC_TX" -f "$(pg_inside "$script")" >"$WORK/pgbench-$gen.log" 2>&1
-  read -r total distinct < <(q app -F ' ' -c "SELECT count(*), count(DISTINCT id) FROM c_$gen")
-  check "8 concurrent writers (pgbench), $gen() of the pg_tle install: $total rows, $distinct distinct" \
-    bash -c "[ '$total' = $((8 * CONC_TX * 100)) ] && [ '$distinct' = '$total' ]"
-done
+concurrent_writers app "pgtle_$PORT" "$CONC_TX" "the pg_tle install"
 
 # --- partition pruning ----------------------------------------------------------------------
-q app >"$WORK/partitions.log" 2>&1 <<'SQL'
-CREATE TABLE events (id bigint NOT NULL DEFAULT generate_tsid(), body text) PARTITION BY RANGE (id);
-DO $$
-DECLARE d date;
-BEGIN
-  FOR d IN SELECT generate_series(current_date - 2, current_date + 1, '1 day')::date LOOP
-    EXECUTE format('CREATE TABLE %I PARTITION OF events FOR VALUES FROM (%s) TO (%s)', 'events_' || to_char(d, 'YYYYMMDD'),
-                   tsid_lower_bound(d), tsid_lower_bound(d + 1));
-  END LOOP;
-END $$;
-INSERT INTO events (body) SELECT 'e' || i FROM generate_series(1, 100) AS i;
-SQL
+q app -c "CREATE TABLE events (id bigint NOT NULL DEFAULT generate_tsid(), body text) PARTITION BY RANGE (id)" \
+  -c "$(day_partitions events:tsid_lower_bound)" \
+  -c "INSERT INTO events (body) SELECT 'e' || i FROM generate_series(1, 100) AS i" >"$WORK/partitions.log" 2>&1
 today="events_$(q app -c "SELECT to_char(current_date, 'YYYYMMDD')")"
 q app -c "EXPLAIN (COSTS OFF) SELECT * FROM events WHERE id >= tsid_lower_bound('$(q app -c "SELECT current_date")') AND id < tsid_lower_bound('$(q app -c "SELECT current_date + 1")')" >"$WORK/prune.txt" 2>&1
 check "partition pruning on the key: a day's time range scans only that day's partition" \

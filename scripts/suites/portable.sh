@@ -29,17 +29,7 @@ t_start=$SECONDS
 
 # psql as the database owner (not a superuser) into one database; -v ON_ERROR_STOP.
 q() { local db="$1"; shift; psql -qXAt -v ON_ERROR_STOP=1 -U owner -d "$db" "$@"; }
-# copy_tables FROM TO TABLE...: each table made in database TO with FROM's columns
-# and types, its rows copied over (COPY through psql).
-copy_tables() {
-  local from="$1" to="$2" t cols
-  shift 2
-  for t in "$@"; do
-    cols="$(q "$from" -c "SELECT string_agg(format('%I %s', attname, format_type(atttypid, atttypmod)), ', ' ORDER BY attnum) FROM pg_attribute WHERE attrelid = '$t'::regclass AND attnum > 0")"
-    q "$to" -c "CREATE UNLOGGED TABLE $t ($cols)"
-    q "$from" -c "COPY $t TO STDOUT" | q "$to" -c "COPY $t FROM STDIN"
-  done
-}
+source "$ROOT/scripts/lib/portable_compare.sh"
 # check LABEL "SQL returning t" DB
 sql_true() { [ "$(q "$2" -c "$1" 2>>"$WORK/errors.log")" = t ]; }
 
@@ -187,9 +177,7 @@ check "the bounds and clamped bounds agree over 10,013 times from 1970 to 10889 
   bash -c "[ \$(wc -l <$WORK/bounds.native) -eq 10013 ] && diff -q $WORK/bounds.native $WORK/bounds.portable >/dev/null"
 
 # --- strictness: the same inputs refused, with the same error --------------------
-cat >"$WORK/bad.sql" <<'SQL'
-CREATE TEMP TABLE bad (kind text, input text);
-INSERT INTO bad VALUES
+bad_texts_sql >"$WORK/bad.sql" <<'ROWS'
   ('ulid', ''), ('ulid', '0'), ('ulid', '01ARZ3NDEKTSV4RRFFQ69G5FA'), ('ulid', '01ARZ3NDEKTSV4RRFFQ69G5FAVV'),
   ('ulid', '01ARZ3NDEKTSV4RRFFQ69G5FAU'), ('ulid', '81ARZ3NDEKTSV4RRFFQ69G5FAV'), ('ulid', 'ZZZZZZZZZZZZZZZZZZZZZZZZZZ'),
   ('ulid', ' 01ARZ3NDEKTSV4RRFFQ69G5FAV'), ('ulid', '01ARZ3NDEKTSV4RRFFQ69G5FAV '), ('ulid', '01ARZ3NDEK-TSV4RRFFQ69G5FAV'),
@@ -199,24 +187,8 @@ INSERT INTO bad VALUES
   ('tsid', ''), ('tsid', '0'), ('tsid', '0SD78DEN8000'), ('tsid', 'E34NNFRTCQ15'), ('tsid', 'e34nnfrtcq15'),
   ('tsid', '0SD78DEN800034'), ('tsid', '915268788478279683'), ('tsid', '-12'), ('tsid', '+0'), ('tsid', '1234567890123456789012'),
   ('tsid', 'G000000000000'), ('tsid', 'ZZZZZZZZZZZZZ'), ('tsid', '0SD78DEN8000U'), ('tsid', '0SD78DEN8000 '), ('tsid', ' 0SD78DEN8000'),
-  ('tsid', 'ü0SD78DEN800'), ('tsid', '0SD78DEN8000' || chr(10)), ('tsid', '0SD78-DEN8000'), ('tsid', '0SD78DEN800ſ');
-CREATE TEMP TABLE got (kind text, input text, sqlstate text, message text, detail text, hint text);
-DO $$
-DECLARE b record; st text; msg text; det text; hnt text; native boolean := to_regtype('ulid') IS NOT NULL;
-BEGIN
-  FOR b IN SELECT * FROM bad LOOP
-    BEGIN
-      IF native THEN EXECUTE format('SELECT %L::%s', b.input, b.kind);
-      ELSE EXECUTE format('SELECT %s_from_text(%L)', b.kind, b.input); END IF;
-      INSERT INTO got VALUES (b.kind, b.input, 'accepted', NULL, NULL, NULL);
-    EXCEPTION WHEN OTHERS THEN
-      GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL, hnt = PG_EXCEPTION_HINT;
-      INSERT INTO got VALUES (b.kind, b.input, st, msg, det, hnt);
-    END;
-  END LOOP;
-END $$;
-SELECT format('%s %s: %s | %s | %s | %s', kind, quote_literal(input), sqlstate, message, detail, hint) FROM got ORDER BY kind, input COLLATE "C";
-SQL
+  ('tsid', 'ü0SD78DEN800'), ('tsid', '0SD78DEN8000' || chr(10)), ('tsid', '0SD78-DEN8000'), ('tsid', '0SD78DEN800ſ')
+ROWS
 q portable -f "$WORK/bad.sql" >"$WORK/bad.portable" 2>&1
 q native -f "$WORK/bad.sql" >"$WORK/bad.native" 2>&1
 check "bad inputs: every one refused by both editions with 22P02 ($(grep -c ': 22P02 |' "$WORK/bad.native") native, $(grep -c ': 22P02 |' "$WORK/bad.portable") portable of 38)" \
@@ -304,17 +276,7 @@ check "helpers: uuidv7() and uuidv4() give versions 7 and 4, uuidv7(interval) is
 
 # --- 8 concurrent writers ---------------------------------------------------------
 CONC_TX=${PORTABLE_CONC_TX:-125}   # 8 clients x 125 transactions x 100 rows = 100,000 rows per generator
-for gen in generate_tsid generate_ulid generate_ulid_monotonic generate_uuidv7; do
-  type=uuid; [ "$gen" = generate_tsid ] && type=bigint
-  q portable -c "CREATE UNLOGGED TABLE c_$gen (id $type UNIQUE, at timestamptz DEFAULT clock_timestamp())"
-  script="$(cluster_dir "portable_$PORT")/$gen.sql"
-  echo "INSERT INTO c_$gen (id) SELECT $gen() FROM generate_series(1, 100);" >"$script"
-  chmod 644 "$script"
-  pg_in pgbench -n -U owner -d portable -c 8 -j 2 -t "$CONC_TX" -f "$(pg_inside "$script")" >"$WORK/pgbench-$gen.log" 2>&1
-  read -r total distinct < <(q portable -F ' ' -c "SELECT count(*), count(DISTINCT id) FROM c_$gen")
-  check "8 concurrent writers, portable $gen(): $total rows, $distinct distinct" \
-    bash -c "[ '$total' = $((8 * CONC_TX * 100)) ] && [ '$distinct' = '$total' ]"
-done
+concurrent_writers portable "portable_$PORT" "$CONC_TX" "the portable edition"
 
 # --- generate_ulid_monotonic(): the native semantics ----------------------------------
 # Both editions, the same checks: in one statement and across statements and
@@ -392,22 +354,11 @@ check "generate_ulid_monotonic(): the 80 bits exhausted: the native ERROR 22003,
            grep -q 'HINT:  Use generate_ulid(), which never runs out within a millisecond.' $WORK/mono-state.err"
 
 # --- partition pruning --------------------------------------------------------------
-q portable >"$WORK/partitions.log" 2>&1 <<'SQL'
+q portable >"$WORK/partitions.log" 2>&1 <<SQL
 CREATE TABLE p_tsid (id bigint NOT NULL DEFAULT generate_tsid()) PARTITION BY RANGE (id);
 CREATE TABLE p_ulid (id uuid NOT NULL DEFAULT generate_ulid()) PARTITION BY RANGE (id);
 CREATE TABLE p_v7 (id uuid NOT NULL DEFAULT generate_uuidv7()) PARTITION BY RANGE (id);
-DO $$
-DECLARE d date;
-BEGIN
-  FOR d IN SELECT generate_series(current_date - 2, current_date + 1, '1 day')::date LOOP
-    EXECUTE format('CREATE TABLE %I PARTITION OF p_tsid FOR VALUES FROM (%s) TO (%s)', 'p_tsid_' || to_char(d, 'YYYYMMDD'),
-                   tsid_lower_bound(d), tsid_lower_bound(d + 1));
-    EXECUTE format('CREATE TABLE %I PARTITION OF p_ulid FOR VALUES FROM (%L) TO (%L)', 'p_ulid_' || to_char(d, 'YYYYMMDD'),
-                   ulid_lower_bound(d), ulid_lower_bound(d + 1));
-    EXECUTE format('CREATE TABLE %I PARTITION OF p_v7 FOR VALUES FROM (%L) TO (%L)', 'p_v7_' || to_char(d, 'YYYYMMDD'),
-                   uuidv7_lower_bound(d), uuidv7_lower_bound(d + 1));
-  END LOOP;
-END $$;
+$(day_partitions p_tsid:tsid_lower_bound p_ulid:ulid_lower_bound p_v7:uuidv7_lower_bound)
 INSERT INTO p_tsid SELECT FROM generate_series(1, 100);
 INSERT INTO p_ulid SELECT FROM generate_series(1, 100);
 INSERT INTO p_v7 SELECT FROM generate_series(1, 100);

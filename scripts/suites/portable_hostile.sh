@@ -10,7 +10,10 @@
 #     (first on the installer's search_path) and in the target schema, a cycling
 #     sequence of the counter's name in public and, in the installer's own session,
 #     in pg_temp;
-# the edition is then installed by the superuser and by the database owner. Each
+# the edition is then installed by the superuser and by the database owner. And a
+# race, without timing: mallory holds an object of the name the superuser's install
+# creates first, uncommitted, so that the install waits on it, and commits another
+# of the edition's names (a function, a cycling sequence) meanwhile. Each
 # planted object in the target schema must be refused with an error naming it;
 # no planted code may ever run (each planted body records who ran it), no role may
 # become a superuser, and 2,000 TSIDs must be 2,000 distinct values.
@@ -116,6 +119,79 @@ SQL
     test "$out" = "2000 100 "
   check "installed by $who with public, $s and pg_temp planted: no planted code ran, mallory no superuser" nobody_gained
 done
+# --- a race: mallory's object committed while the superuser's install waits -----------
+# No timing: mallory holds, uncommitted, an object of the name the install creates
+# first, so the install, past its checks, waits on it (pg_blocking_pids); mallory
+# then commits another object of the edition's names in a second session and rolls
+# the first back, and the install goes on. A non-superuser's install is not raced:
+# PostgreSQL itself refuses it another role's function or sequence.
+# race SCHEMA HOLD COMMIT...: HOLD held, the install started and seen waiting on it,
+# each COMMIT statement run by mallory, HOLD rolled back; the install's output in
+# $WORK/install-postgres-SCHEMA.log, RACE_RC its exit status, RACE_WAITED 1 when
+# it was seen waiting on mallory's session.
+race() {
+  local s="$1" hold="$2" fifo="$WORK/race-$1.fifo" holder inst n=0 c
+  shift 2
+  mkfifo "$fifo"
+  PGAPPNAME="race_hold_$s" psql -qXAt -v ON_ERROR_STOP=1 -U mallory -d app <"$fifo" >"$WORK/race-$s-hold.log" 2>&1 & holder=$!
+  exec 7>"$fifo"
+  printf "BEGIN;\n%s;\nSELECT 'race: held';\n" "$hold" >&7
+  until [ "$(qs -c "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'race_hold_$s'
+                      AND state = 'idle in transaction' AND query LIKE 'SELECT ''race: held''%'")" = 1 ]; do
+    kill -0 "$holder" 2>/dev/null && [ $((n += 1)) -lt 600 ] || break; sleep 0.05
+  done
+  PGAPPNAME="race_install_$s" psql -qXAt -v ON_ERROR_STOP=1 -U postgres -d app -v schema="$s" -f "$FILE" \
+    >"$WORK/install-postgres-$s.log" 2>&1 & inst=$!
+  RACE_WAITED=0; n=0
+  while kill -0 "$inst" 2>/dev/null && [ $((n += 1)) -lt 600 ]; do
+    [ "$(qs -c "SELECT count(*) FROM pg_stat_activity i, pg_stat_activity h
+                WHERE i.application_name = 'race_install_$s' AND h.application_name = 'race_hold_$s'
+                  AND h.pid = ANY (pg_blocking_pids(i.pid))")" = 1 ] && { RACE_WAITED=1; break; }
+    sleep 0.05
+  done
+  for c in "$@"; do qu mallory -c "$c" >>"$WORK/race-$s-commit.log" 2>&1; done
+  echo "ROLLBACK;" >&7; exec 7>&-
+  wait "$holder"
+  wait "$inst"; RACE_RC=$?
+  rm -f "$fifo"
+}
+# left_by SCHEMA ROLE: how many functions and relations in SCHEMA ROLE does not own,
+# and the first by name ("" when none).
+left_by() {
+  qs -c "SELECT count(*) || ' not ' || '$2''s, as ' || min(what) FROM (
+           SELECT 'function ' || oid::regprocedure AS what FROM pg_proc WHERE pronamespace = '$1'::regnamespace AND proowner <> '$2'::regrole
+           UNION ALL SELECT 'relation ' || oid::regclass FROM pg_class WHERE relnamespace = '$1'::regnamespace AND relowner <> '$2'::regrole) AS s
+         HAVING count(*) > 0"
+}
+s=race_f
+qs -c "CREATE SCHEMA $s AUTHORIZATION owner" -c "GRANT CREATE, USAGE ON SCHEMA $s TO mallory" || exit 1
+race "$s" "CREATE FUNCTION $s.ulid_tsid_portable_unix_ms(t timestamptz) RETURNS bigint LANGUAGE sql AS 'SELECT 0::bigint'" \
+  "CREATE FUNCTION $s.generate_ulid() RETURNS uuid LANGUAGE sql AS 'SELECT pg_catalog.gen_random_uuid()'"
+check "race: the superuser's install waited on mallory's uncommitted $s.ulid_tsid_portable_unix_ms(timestamptz)" test "$RACE_WAITED" = 1
+check "race: mallory's $s.generate_ulid(), committed while the install waited: refused, the error names it and mallory" \
+  bash -c "[ $RACE_RC -ne 0 ] && grep -q 'ERROR:.*$s.generate_ulid().*mallory' $WORK/install-postgres-$s.log"
+left="$(left_by "$s" mallory)"
+body="$(qs -c "SELECT prosrc FROM pg_proc WHERE oid = to_regprocedure('$s.generate_ulid()')")"
+check "race: the install rolled back: nothing in $s but mallory's, mallory's generate_ulid() keeps its own body (${left:-nothing else}; body: $(echo "$body" | tr -s ' \n' ' ' | head -c 40))" \
+  eval '[ -z "$left" ] && [ "$body" = "SELECT pg_catalog.gen_random_uuid()" ]'
+# As the first case: mallory rewrites what it still owns, the superuser uses what it got.
+if [ "$RACE_RC" -eq 0 ] && [ "$(qs -c "SELECT pg_get_userbyid(proowner) FROM pg_proc WHERE oid = '$s.generate_ulid()'::regprocedure")" = mallory ]; then
+  qu mallory -c "CREATE OR REPLACE FUNCTION $s.generate_ulid() RETURNS uuid LANGUAGE plpgsql AS \$\$$(payload "$s.generate_ulid" 'pg_catalog.gen_random_uuid()')\$\$"
+  qs -c "SELECT $s.generate_ulid()" >/dev/null 2>>"$WORK/errors.log"
+fi
+check "race on $s.generate_ulid(): mallory gained nothing (no planted code ran, mallory no superuser)" nobody_gained
+
+s=race_q
+qs -c "CREATE SCHEMA $s AUTHORIZATION owner" -c "GRANT CREATE, USAGE ON SCHEMA $s TO mallory" || exit 1
+race "$s" "CREATE SEQUENCE $s.ulid_tsid_portable_tsid_seq" \
+  "CREATE SEQUENCE $s.ulid_tsid_portable_ulid_seq MINVALUE 0 MAXVALUE 17 START 0 CYCLE" \
+  "GRANT USAGE ON SEQUENCE $s.ulid_tsid_portable_ulid_seq TO PUBLIC"
+check "race: the superuser's install waited on mallory's uncommitted $s.ulid_tsid_portable_tsid_seq" test "$RACE_WAITED" = 1
+check "race: mallory's cycling $s.ulid_tsid_portable_ulid_seq, committed while the install waited: refused, the error names it and mallory" \
+  bash -c "[ $RACE_RC -ne 0 ] && grep -q 'ERROR:.*$s.ulid_tsid_portable_ulid_seq.*mallory' $WORK/install-postgres-$s.log"
+left="$(left_by "$s" mallory)"
+check "race: the install rolled back: nothing in $s but mallory's (${left:-nothing else})" test -z "$left"
+
 qs -c "SELECT who, what FROM public.mallory_ran_before" >"$WORK/mallory_ran.txt" 2>&1
 [ -s "$WORK/mallory_ran.txt" ] && { echo "   what of mallory's ran, and as whom:"; sort "$WORK/mallory_ran.txt" | uniq -c | head -5; }
 echo "   portable_hostile suite: $((SECONDS - t_start)) s"
