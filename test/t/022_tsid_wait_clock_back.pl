@@ -153,7 +153,7 @@ for my $preload (0, 1)
 	follow_clock($node);
 	my ($h, $err, $pid) = start_session($node, 'across',
 		"INSERT INTO made (t) SELECT generate_tsid() FROM generate_series(1, $rows)");
-	pause(1);    # about a thousand TSIDs in, nearly all of the time in the wait
+	pause(1);    # a second of TSIDs in, nearly all of the time in the wait
 	ok(defined cpu_s($pid), "$mode: the statement is still making TSIDs (" . 2**$counter_bits . ' a millisecond) when the clock steps');
 	set_clock(-$step_s);
 	my ($ended, $took, $cpu) = wait_backend_end($pid, $end_by_s);
