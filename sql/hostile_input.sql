@@ -51,6 +51,21 @@ SELECT split_part(regress_try(format('SELECT generate_uuidv7(%L::interval)', i))
 FROM (VALUES ('-60 years'), ('178000000 years'), ('-178000000 years')) v(i);
 SELECT left(regress_try(format('SELECT %L::timestamptz::ulid', t)), 55) AS cast_result
 FROM (VALUES ('infinity'), ('1900-01-01Z')) v(t);
+-- The whole message (the queries above cut it): the range a DETAIL gives is the
+-- one the function takes, whatever the argument, also where that range reaches
+-- past timestamptz's own (the mark's: any time from 1970 on).
+SELECT f, t, regress_try(format('SELECT %s(%L::timestamptz)', f, t)) AS result
+FROM (VALUES ('ulid_tsid_mark_raise'), ('ulid_tsid_mark_reset'), ('ulid_upper_bound'), ('tsid_lower_bound'),
+             ('uuidv7_upper_bound')) fn(f),
+     (VALUES ('infinity'), ('-infinity'), ('1969-12-31 23:59:59.999999+00')) ts(t)
+ORDER BY 1, 2;
+-- A timestamp (without time zone) is shown as one, in its message and range,
+-- whatever the session's TimeZone.
+SET timezone = 'America/New_York';
+SELECT t, regress_try(format('SELECT %L::timestamp::ulid', t)) AS timestamp_cast
+FROM (VALUES ('infinity'), ('-infinity'), ('1969-12-31 23:59:59.999'), ('10889-08-02 05:31:50.656')) v(t);
+SELECT regress_try($$SELECT '1969-12-31 23:59:59.999+00'::timestamptz::ulid$$) AS timestamptz_cast;
+SET timezone = 'UTC';
 
 -- Out-of-range and malformed settings: ALTER SYSTEM checks a value before it
 -- writes anything (it cannot run inside regress_try's function).

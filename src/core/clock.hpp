@@ -1,5 +1,6 @@
-// The real-time clock, read through the vDSO (no system call), and the split of
-// a reading into whole milliseconds and the nanoseconds into the millisecond.
+// The real-time and monotonic clocks, read through the vDSO (no system call),
+// and the split of a reading into whole milliseconds and the nanoseconds into
+// the millisecond.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,14 @@ inline constexpr std::int64_t kNsPerMs = 1000000;
 inline std::int64_t realtime_ns() noexcept {
   timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+// The monotonic clock: no step of the real-time clock (settimeofday, an NTP
+// step) moves it, so it bounds how long a wait for the real-time clock lasts.
+inline std::int64_t monotonic_ns() noexcept {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
   return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 

@@ -4,6 +4,7 @@
 #include "postgres_api.hpp"
 
 #include "../core/clock.hpp"
+#include "../core/clock_wait.hpp"
 #include "../core/crockford.hpp"
 #include "../core/tsid.hpp"
 #include "errors.hpp"
@@ -46,6 +47,10 @@ constexpr TextForm kTsidText = {
 // A value may run at most this far ahead of the clock before the caller waits:
 // further ahead means the clock stepped back, and waiting would stall.
 constexpr std::uint64_t kMaxWaitMs = 2;
+// The longest that wait lasts in real time (the monotonic clock): the clock's
+// kMaxWaitMs and a millisecond more. A clock stepped back during the wait ends
+// it there, and the value runs ahead of the clock as after any step back.
+constexpr std::int64_t kMaxWaitNs = static_cast<std::int64_t>(kMaxWaitMs + 1) * kNsPerMs;
 
 // Both are properties of the server (PGC_SIGHUP): a session cannot change them,
 // so a setting copied to other nodes per session (Citus's propagated SET LOCAL)
@@ -210,14 +215,15 @@ Datum generate_tsid(PG_FUNCTION_ARGS) {
   std::uint64_t value = 0;
   const GenerateStatus status = state.tsid.next(now, layout, &value);
   if (unlikely(status != GenerateStatus::kOk)) report_generate_failure("generate_tsid", status);
-  std::int64_t now_ms = now.ms;
+  const std::int64_t now_ms = now.ms;
   const std::int64_t value_ms = tsid_unix_ms(value);
   mark_cover(value_ms, now_ms, !shared);
   // A used-up millisecond moved the value ahead of the clock: wait for the clock,
   // so no value is ever ahead of it when its backend exits and a new backend
-  // takes over the slot.
+  // takes over the slot. Cancellable, and at most kMaxWaitNs of real time.
   if (unlikely(value_ms > now_ms) && static_cast<std::uint64_t>(value_ms - now_ms) <= kMaxWaitMs) {
-    while (now_ms < value_ms) now_ms = realtime_ns() / 1000000;
+    SystemClock clock;
+    wait_for_clock_ms(clock, value_ms, kMaxWaitNs, [] { CHECK_FOR_INTERRUPTS(); });
   }
   PG_RETURN_INT64(static_cast<int64>(value));
 }

@@ -87,7 +87,9 @@ Datum ulid_upper_bound(PG_FUNCTION_ARGS) { return uuid_bound_of(fcinfo, ulid_bou
 // UTC instant's timestamptz. Symbols of their own, so that the planner's
 // lookup by C symbol (extension_objects.cpp) finds ulid_timestamp() alone.
 Datum ulid_to_timestamp(PG_FUNCTION_ARGS) { return ulid_timestamp(fcinfo); }
-Datum ulid_from_timestamp(PG_FUNCTION_ARGS) { return ulid_lower_bound(fcinfo); }
+Datum ulid_from_timestamp(PG_FUNCTION_ARGS) {
+  return uuid_bound_of(fcinfo, ulid_bound, false, OutOfRange::kError, "ulid", TimeType::kTimestamp);
+}
 
 // min() and max() transition functions.
 Datum ulid_smaller(PG_FUNCTION_ARGS) {
