@@ -1,7 +1,8 @@
-// The persisted high-water mark (src/core/mark.hpp) kept in the database: two
-// extension-owned sequences, written in place and WAL-logged as core's
-// nextval() writes a sequence, and flushed before a value past the reservation
-// leaves a generator. See README: Guarantees.
+// The generators' side of the persisted high-water mark (src/core/mark.hpp):
+// what a generator calls before it claims a value (mark_prepare()) and before
+// it returns one (mark_cover()); the record lives in the database's sequences
+// (mark_store.hpp) and the server's copy (mark_file.hpp). The generators call
+// the mark; the mark never calls a generator's file. See docs/guarantees.md.
 #pragma once
 
 #include "postgres_api.hpp"
@@ -30,6 +31,22 @@ struct MarkState {
 };
 
 extern MarkState g_mark_state;
+extern int g_max_lead_ms;    // ulid_tsid.max_lead
+extern int g_raise_limit_s;  // ulid_tsid.raise_limit
+
+// For the mark's SQL functions (mark_functions.cpp):
+// ulid_tsid.raise_limit past the clock, in Unix ms.
+std::int64_t raise_limit_ms();
+// `known` becomes `record`, and the fast path's numbers follow it.
+void know(MarkState& mark, const MarkRecord& record);
+// Every generator of `state` starts above Unix millisecond `ms`.
+void apply_floor(ProcessState& state, std::int64_t ms);
+// Where generators set back to `target` start.
+std::int64_t reset_point_ms(std::int64_t target);
+// Preloaded: `state` on its database's shared ticks (after find_mark()).
+void share_ticks(ProcessState& state);
+// After a reset: the next per-backend ahead step starts again at 0.
+void mark_forget_ahead_step();
 
 // Slow paths of mark_prepare() and mark_cover().
 void mark_prepare_slow(FunctionCallInfo fcinfo, ProcessState& state);

@@ -1,6 +1,8 @@
 // The extension's settings (GUCs), defined by _PG_init when the library loads.
 #pragma once
 
+#include "../core/tsid.hpp"
+
 namespace ulid_tsid::pg {
 
 void define_tsid_settings();       // ulid_tsid.node_bits, ulid_tsid.node_id
@@ -16,5 +18,9 @@ struct TsidSettings {
   int counter_bits;
 };
 TsidSettings describe_tsid_settings(bool shared);
+
+// This backend's TSID layout (with shared ticks, the node alone; otherwise the
+// node and the backend's slot), or an ERROR that names what to set.
+TsidLayout current_tsid_layout(bool shared);
 
 }  // namespace ulid_tsid::pg

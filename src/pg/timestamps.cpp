@@ -4,12 +4,15 @@
 
 extern "C" {
 #include "utils/datetime.h"
+#include "utils/timestamp.h"
 }
 
 #include "../core/clock_ticks.hpp"
 #include "../core/tsid.hpp"
 
 namespace ulid_tsid::pg {
+
+std::int64_t unix_ms_now() { return (GetCurrentTimestamp() + kUnixEpochInPgMicros) / 1000; }
 
 namespace {
 

@@ -16,6 +16,9 @@ inline TimestampTz timestamptz_from_unix_ms(int64 ms) {
   return ms * 1000 - kUnixEpochInPgMicros;
 }
 
+// The wall clock (GetCurrentTimestamp()) in Unix milliseconds.
+std::int64_t unix_ms_now();
+
 // What a time outside a key's range becomes: ERROR 22003 naming the key type
 // (the SQL functions), or the range's first or last millisecond (the
 // planner's bounds, which must never fail where the predicate does not).
