@@ -2,7 +2,10 @@
 \set ECHO none
 SELECT format('GRANT CREATE ON DATABASE %I TO regress_ulid_owner', current_database()) AS grant_sql \gset
 \set ECHO all
+-- (A role left by an earlier run against the same server: make installcheck twice.)
+SET client_min_messages = warning;
 DROP ROLE IF EXISTS regress_ulid_owner;
+RESET client_min_messages;
 CREATE ROLE regress_ulid_owner NOSUPERUSER;
 :grant_sql;
 SET ROLE regress_ulid_owner;

@@ -115,11 +115,17 @@ DROP SCHEMA regress_compat;
 SELECT d.last_value >= greatest(m.last_value, f.last_value) AS dumped_follows
 FROM ulid_tsid_mark m, ulid_tsid_mark_floor f, ulid_tsid_mark_dumped d;
 
--- ulid_tsid_status(): one row, for any role.
+-- ulid_tsid_status(): one row, for any role; `preloaded` as the server is set.
+\set ECHO none
+SELECT current_setting('shared_preload_libraries') ~ 'ulid_tsid' AS preload_expected \gset
+\set ECHO all
 SET ROLE regress_ulid_owner;
 SELECT mark IS NOT NULL AS has_mark, mark_floor IS NOT NULL AS has_floor,
-       lead <= interval '1 second' AS lead_small, max_lead, preloaded, standby, node_bits, node_id,
-       tsid_slot_bits + tsid_counter_bits + node_bits = 22 AS bits_add_up
+       lead <= interval '1 second' AS lead_small, max_lead,
+       preloaded = :'preload_expected'::boolean AS preloaded_as_set,
+       standby, node_bits, node_id,
+       tsid_slot_bits + tsid_counter_bits + node_bits = 22 AS bits_add_up,
+       server_copy_error, library_version = extension_version AS versions_agree
 FROM ulid_tsid_status();
 RESET ROLE;
 

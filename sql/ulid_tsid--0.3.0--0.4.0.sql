@@ -166,14 +166,15 @@ $$;
 CREATE FUNCTION ulid_tsid_status(OUT mark timestamptz, OUT mark_floor timestamptz, OUT lead interval,
                                  OUT max_lead interval, OUT preloaded boolean, OUT standby boolean,
                                  OUT node_bits integer, OUT node_id integer, OUT tsid_slot_bits integer,
-                                 OUT tsid_counter_bits integer, OUT server_copy_error text) RETURNS record
+                                 OUT tsid_counter_bits integer, OUT server_copy_error text,
+                                 OUT library_version text, OUT extension_version text) RETURNS record
     AS 'MODULE_PATHNAME', 'ulid_tsid_status' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 CREATE FUNCTION ulid_tsid_mark_raise(at_least timestamptz) RETURNS timestamptz
     AS 'MODULE_PATHNAME', 'ulid_tsid_mark_raise' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 CREATE FUNCTION ulid_tsid_mark_reset(to_time timestamptz DEFAULT pg_catalog.now()) RETURNS timestamptz
     AS 'MODULE_PATHNAME', 'ulid_tsid_mark_reset' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
 REVOKE ALL ON FUNCTION ulid_tsid_mark_reset(timestamptz) FROM PUBLIC;
-COMMENT ON FUNCTION ulid_tsid_status() IS 'the generators'' mark, its lead over the clock, and how this server makes TSIDs';
+COMMENT ON FUNCTION ulid_tsid_status() IS 'the generators'' mark, its lead over the clock, how this server makes TSIDs, and the versions of the library and of the extension';
 COMMENT ON FUNCTION ulid_tsid_mark_raise(timestamptz) IS 'raises the mark so that new keys are above the time (never lowers it); a superuser or the extension''s owner';
 COMMENT ON FUNCTION ulid_tsid_mark_reset(timestamptz) IS 'sets the mark back to the time, after a clock that ran far ahead (superuser only; new keys may sort below earlier ones)';
 

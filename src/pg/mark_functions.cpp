@@ -5,7 +5,14 @@
 #include <limits>
 
 extern "C" {
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
 #include "access/xlog.h"
+#include "catalog/indexing.h"
+#include "catalog/pg_extension.h"
+#include "utils/fmgroids.h"
+#include "utils/rel.h"
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "utils/acl.h"
@@ -42,6 +49,25 @@ std::int64_t mark_ms_arg(FunctionCallInfo fcinfo, int n) {
                                   OutOfRange::kError, "the mark");
 }
 
+// The version of the ulid_tsid extension installed in this database
+// (pg_extension.extversion), or null.
+const char* extension_version() {
+  const char* version = nullptr;
+  Relation rel = table_open(ExtensionRelationId, AccessShareLock);
+  ScanKeyData key;
+  ScanKeyInit(&key, Anum_pg_extension_extname, BTEqualStrategyNumber, F_NAMEEQ, CStringGetDatum("ulid_tsid"));
+  SysScanDesc scan = systable_beginscan(rel, ExtensionNameIndexId, true, nullptr, 1, &key);
+  HeapTuple tuple = systable_getnext(scan);
+  if (HeapTupleIsValid(tuple)) {
+    bool is_null = true;
+    const Datum datum = heap_getattr(tuple, Anum_pg_extension_extversion, RelationGetDescr(rel), &is_null);
+    if (!is_null) version = text_to_cstring(DatumGetTextPP(datum));
+  }
+  systable_endscan(scan);
+  table_close(rel, AccessShareLock);
+  return version;
+}
+
 void refuse_on_standby(const char* function_name) {
   if (RecoveryInProgress()) {
     ereport(ERROR, (errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
@@ -59,7 +85,7 @@ Datum ulid_tsid_status(PG_FUNCTION_ARGS) {
   if (get_call_result_type(fcinfo, nullptr, &desc) != TYPEFUNC_COMPOSITE) {
     ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED), errmsg("ulid_tsid_status() must return a record")));
   }
-  constexpr int kColumns = 11;
+  constexpr int kColumns = 13;
   if (desc->natts != kColumns) {
     ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH), errmsg("ulid_tsid_status(): the SQL declaration has %d columns, not %d",
                                                             desc->natts, kColumns)));
@@ -105,6 +131,10 @@ Datum ulid_tsid_status(PG_FUNCTION_ARGS) {
   const char* fault = node_mark_fault_text();
   values[10] = CStringGetTextDatum(fault);
   nulls[10] = fault[0] == '\0';
+  values[11] = CStringGetTextDatum(ULID_TSID_VERSION);  // the library this backend runs
+  const char* installed = extension_version();
+  values[12] = installed != nullptr ? CStringGetTextDatum(installed) : Datum(0);
+  nulls[12] = installed == nullptr;
   PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
 }
 
