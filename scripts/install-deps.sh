@@ -4,15 +4,26 @@
 #
 #   bash scripts/install-deps.sh                 everything: the build, every test
 #                                                suite, the benchmarks, the packages
-#   bash scripts/install-deps.sh --build         only what building and installing
-#                                                the extension needs (the README's list)
+#   bash scripts/install-deps.sh --build [MAJOR] only what building the extension needs
+#                                                for that major's server (the README's list):
+#                                                MAJOR, else the one PG_CONFIG names, else
+#                                                the installed pg_config's, else 15; not the
+#                                                server itself
 #   bash scripts/install-deps.sh --chroot-tools  only what scripts/chroot.sh needs
 set -euo pipefail
 
 # Building: a C++17 compiler, make, libsodium's headers, the server's -dev
-# package (pg_config, server headers) and clang for the LLVM bitcode PGXS
-# compiles for a server built with LLVM (bookworm's 15 names clang-14).
-BUILD_PACKAGES=(make g++ clang-14 llvm-14 libsodium-dev postgresql-server-dev-15 postgresql-15)
+# package (pg_config, server headers) and the clang that its PGXS names for the
+# LLVM bitcode of a server built with LLVM (bookworm's 15 names clang-14).
+build_major() {
+  if [ -n "${1:-}" ]; then echo "$1"; return; fi
+  local config="${PG_CONFIG:-}"
+  [ -z "$config" ] && command -v pg_config >/dev/null && config=pg_config
+  if [ -n "$config" ] && "$config" --version >/dev/null 2>&1; then
+    "$config" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/'; return
+  fi
+  echo 15
+}
 
 PACKAGES=(
   make g++ clang clang-14 libclang-rt-14-dev llvm-14 pkg-config
@@ -40,12 +51,51 @@ if ! command -v node >/dev/null || ! command -v npm >/dev/null; then PACKAGES+=(
 # --chroot-tools: only what scripts/chroot.sh needs, so that scripts/test.sh can
 # start making the chroots while the rest installs.
 [ "${1:-}" = --chroot-tools ] && PACKAGES=(debootstrap debian-archive-keyring gpgv ca-certificates util-linux xz-utils gzip bzip2)
-[ "${1:-}" = --build ] && PACKAGES=("${BUILD_PACKAGES[@]}")
+if [ "${1:-}" = --build ]; then
+  major="$(build_major "${2:-}")"
+  case "$major" in ''|*[!0-9]*) echo "install-deps: not a PostgreSQL major: $major" >&2; exit 2 ;; esac
+  PACKAGES=(make g++ libsodium-dev "postgresql-server-dev-$major")
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
+# The clang and llvm that the server's PGXS names (CLANG in its Makefile.global),
+# once its -dev package is there: a server built without LLVM names none.
+pgxs_clang() {
+  local config="${PG_CONFIG:-/usr/lib/postgresql/$major/bin/pg_config}" global
+  [ -x "$config" ] || return 0
+  global="$(dirname "$("$config" --pgxs)")/../Makefile.global"
+  sed -n -E 's|^CLANG *= *(/usr/bin/)?(clang(-[0-9]+)?)$|\2|p' "$global" 2>/dev/null | head -1
+}
+install_missing() {
+  missing=()
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "installing: ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  if ! $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; then
+    echo "install-deps: apt could not install ${missing[*]}: for a major this system's release does not" \
+      "ship, add the PostgreSQL project's apt repository (PGDG), or build against the" \
+      "pg_config of your installation (PG_CONFIG=/path/to/pg_config)" >&2
+    exit 1
+  fi
+}
+if [ "${1:-}" = --build ]; then
+  install_missing "${PACKAGES[@]}"
+  clang="$(pgxs_clang)"
+  if [ -n "$clang" ]; then
+    install_missing "$clang" "llvm${clang#clang}"
+  fi
+  echo "install-deps: what building for PostgreSQL $major needs is installed: ${PACKAGES[*]}${clang:+ $clang llvm${clang#clang}}"
+  exit 0
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "installing: ${missing[*]}"
