@@ -3,6 +3,8 @@
 
     python3 scripts/doctest.py blocks OUTDIR   every ```sql block of README.md and docs/*.md
     python3 scripts/doctest.py links           every relative link and #anchor resolves
+    python3 scripts/doctest.py examples        every example key shown beside a time: one
+                                               SQL check a line (page:line, then the query)
 
 blocks: a page's blocks run in order in one database of their own, so OUTDIR gets one
 directory per page (NN-name/) holding NNN-L<line>.sql for each block that runs, and a
@@ -146,8 +148,39 @@ def cmd_links():
     return 1 if bad_pages else 0
 
 
+ULID = re.compile(r"\b[0-7][0-9A-HJKMNP-TV-Z]{25}\b")
+TSID = re.compile(r"\b[0-9A-F](?=[0-9A-Z]*[0-9])[0-9A-HJKMNP-TV-Z]{12}\b")
+UUIDV7 = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\b")
+UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
+TIME = re.compile(r"\b\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:\.\d+)?(?:\+00(?::00)?|Z)?")
+
+
+def cmd_examples():
+    """A key literal on a line with one time on it is an example of that time: the
+    check is that the key decodes to it (to the millisecond)."""
+    for page in pages():
+        rel = page.relative_to(ROOT)
+        for n, line in enumerate(page.read_text().split("\n"), 1):
+            for ulid, uuid in re.findall(r"`(%s)` is `(%s)`" % (ULID.pattern, UUID.pattern), line):
+                print("%s:%d ulid %s\tSELECT '%s'::ulid::uuid = '%s'::uuid AND '%s'::uuid::ulid = '%s'::ulid"
+                      % (rel, n, ulid, ulid, uuid, uuid, ulid))
+            times = TIME.findall(line)
+            if len(times) != 1:
+                continue
+            when = times[0].replace("T", " ")
+            if not re.search(r"(\+00(:00)?|Z)$", when):
+                when += "+00"
+            for kind, pattern, decode in (("ulid", ULID, "ulid_timestamp"), ("tsid", TSID, "tsid_timestamp"),
+                                          ("uuidv7", UUIDV7, "uuidv7_timestamp")):
+                for key in pattern.findall(line):
+                    print("%s:%d %s %s\tSELECT %s('%s'::%s) = date_trunc('milliseconds', '%s'::timestamptz)"
+                          % (rel, n, kind, key, decode, key, "uuid" if kind == "uuidv7" else kind, when.replace("Z", "+00")))
+
+
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["blocks"] and len(sys.argv) == 3:
+    if sys.argv[1:] == ["examples"]:
+        sys.exit(cmd_examples())
+    elif sys.argv[1:2] == ["blocks"] and len(sys.argv) == 3:
         cmd_blocks(sys.argv[2])
     elif sys.argv[1:] == ["links"]:
         sys.exit(cmd_links())

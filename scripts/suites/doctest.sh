@@ -44,3 +44,20 @@ for dir in "$WORK"/blocks/*/; do
   done
 done
 tally "SQL blocks" "$run_pass" "$run_fail"
+
+# Every example key shown beside a time (or a key shown as its uuid) is what the
+# extension makes of it.
+echo "== example values, on PostgreSQL $PG_MAJOR"
+psql -qX -v ON_ERROR_STOP=1 -c "CREATE DATABASE doctest_examples" >/dev/null
+psql -qX -v ON_ERROR_STOP=1 -d doctest_examples -c "CREATE EXTENSION ulid_tsid" >/dev/null
+ex_pass=0; ex_fail=0
+python3 scripts/doctest.py examples >"$WORK/examples.tsv"
+while IFS=$'\t' read -r where sql; do
+  if [ "$(psql -qXAt -d doctest_examples -c "$sql" 2>&1)" = t ]; then
+    ex_pass=$((ex_pass + 1)); echo "   ok   $where is what the extension makes of it"
+  else
+    ex_fail=$((ex_fail + 1)); echo "   FAIL $where is what the extension makes of it ($sql)"
+  fi
+done <"$WORK/examples.tsv"
+[ "$((ex_pass + ex_fail))" -gt 0 ] || ex_fail=1
+tally "example values" "$ex_pass" "$ex_fail"
