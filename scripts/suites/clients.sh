@@ -109,7 +109,7 @@ clients_compile() {
 # the major has no chroot or its Debian lacks one of them (a skip, not a failure), 2
 # when the install failed (counted).
 clients_chroot_packages() {
-  local what="$1" p min missing=() candidate log="$LOGS/clients-apt-$PG_MAJOR.log"
+  local what="$1" p min missing=() installed candidate log="$LOGS/clients-apt-$PG_MAJOR.log"
   shift
   if [ -z "$PG_CHROOT" ]; then
     echo "   -    $what: skipped on PostgreSQL $PG_MAJOR (the host's bookworm lacks it; it runs inside the chroots of 17, 18 and 19)"
@@ -117,13 +117,14 @@ clients_chroot_packages() {
   fi
   for p in "$@"; do
     min="${p#*>=}"; [ "$min" != "$p" ] || min=""; p="${p%%>=*}"
-    pg_in dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' && continue
-    candidate="$(pg_in apt-cache policy "$p" 2>/dev/null | awk '$1 == "Candidate:" { print $2 }')"
+    # The installed version, or else apt's candidate.
+    installed="$(pg_in dpkg-query -W -f='${Status} ${Version}' "$p" 2>/dev/null | sed -n 's/^install ok installed //p')"
+    candidate="${installed:-$(pg_in apt-cache policy "$p" 2>/dev/null | awk '$1 == "Candidate:" { print $2 }')}"
     if [ -z "$candidate" ] || [ "$candidate" = "(none)" ] || { [ -n "$min" ] && dpkg --compare-versions "$candidate" lt "$min"; }; then
-      echo "   -    $what: skipped on PostgreSQL $PG_MAJOR (Debian $(basename "$PG_CHROOT") has no $p${min:+ >= $min}${candidate:+, its candidate: $candidate})"
+      echo "   -    $what: skipped on PostgreSQL $PG_MAJOR (Debian $(basename "$PG_CHROOT") has no $p${min:+ >= $min}${candidate:+, it has $candidate})"
       return 1
     fi
-    missing+=("$p")
+    [ -n "$installed" ] || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
   echo "   installing into the $(basename "$PG_CHROOT") chroot: ${missing[*]}"
@@ -138,9 +139,10 @@ clients_chroot_packages() {
   fi
 }
 # The Debian packages of the sqlx and Doctrine DBAL programs (test/clients/sqlx, php).
-# (trixie's sqlx is 0.8: the program is 0.9's; its DBAL 4.2 serves.)
+# (trixie's sqlx is 0.8.3: the program is 0.9's; trixie's DBAL 4.2 serves; the program is
+# DBAL 4's, bookworm has 3.6.)
 clients_sqlx_packages=(cargo rustc librust-sqlx-dev'>=0.9' librust-sqlx-postgres-dev'>=0.9' librust-tokio-dev librust-uuid-dev)
-clients_dbal_packages=(php-cli php-pgsql php-doctrine-dbal)
+clients_dbal_packages=(php-cli php-pgsql php-doctrine-dbal'>=4')
 
 # clients_run NAME COMMAND...: runs in test/clients against a database of its
 # own with the extension (the programs' table names may repeat), output in $LOGS.
