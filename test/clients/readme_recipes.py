@@ -28,7 +28,7 @@ def snippets():
     found = {}
     for path in sorted(p for d in DIRS for p in (ROOT / d).rglob("*")):
         if "node_modules" in path.parts or "target" in path.parts or \
-                path.suffix not in (".py", ".js", ".java", ".rb", ".prisma", ".go", ".rs"):
+                path.suffix not in (".py", ".js", ".java", ".rb", ".prisma", ".go", ".rs", ".php"):
             continue
         rel, name, lines = str(path.relative_to(ROOT)), None, []
         for line in path.read_text().splitlines():
