@@ -13,7 +13,8 @@ block is skipped when the last non-blank line before its fence is an HTML commen
 "<!-- not run: REASON -->", or the marker of a suite that runs it as it stands there
 ("<!-- migrate: NAME -->": test/t/014_migrating.pl; "<!-- portable: NAME -->": the
 portable suite; "<!-- cutover: NAME -->": test/t/019_logical_cutover.pl, on two clusters;
-"<!-- partman: NAME -->": the partman suite, with pg_partman). A page whose blocks run
+"<!-- partman: NAME -->": the partman suite, with pg_partman; "<!-- timescaledb: NAME -->":
+the timescaledb suite, with TimescaleDB preloaded). A page whose blocks run
 CREATE EXTENSION ulid_tsid themselves gets its database without the extension (the file
 OUTDIR/NN-name/no-extension says so).
 
@@ -62,11 +63,12 @@ def skip_reason(marker):
     m = re.match(r"<!-- not run: (.+?) -->$", marker)
     if m:
         return m.group(1)
-    m = re.match(r"<!-- (migrate|portable|cutover|partman): (\S+) -->$", marker)
+    m = re.match(r"<!-- (migrate|portable|cutover|partman|timescaledb): (\S+) -->$", marker)
     if m:
         return {"migrate": "run by test/t/014_migrating.pl", "portable": "run by the portable suite",
                 "cutover": "run by test/t/019_logical_cutover.pl",
-                "partman": "run by the partman suite"}[m.group(1)] \
+                "partman": "run by the partman suite",
+                "timescaledb": "run by the timescaledb suite"}[m.group(1)] \
             + " (" + m.group(2) + ")"
     return None
 

@@ -28,7 +28,7 @@
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-SUITES=" ${SUITES:-sql_names unit sanitizers fuzz regress upgrade concurrency portable portable_hostile pgtle doctest partman tap clients orms orms_node peers citus bench package crossversion buildd} "
+SUITES=" ${SUITES:-sql_names unit sanitizers fuzz regress upgrade concurrency portable portable_hostile pgtle doctest partman timescaledb tap clients orms orms_node peers citus bench package crossversion buildd} "
 PG_MAJORS="${PG_MAJORS:-13 18 17 15 19}"
 LOGS="$ROOT/.cluster/logs"
 export ROOT LOGS ULID_TSID_CACHE="${ULID_TSID_CACHE:-/var/cache/ulid_tsid}"
@@ -98,7 +98,7 @@ rm -f "$RUNLOGS"/*.out "$RUNLOGS"/totals-* "$LOGS"/citus-ahead-*.log   # this ru
 bash scripts/install-deps.sh --chroot-tools || { echo "dependency install failed"; echo "0 passed, 1 failed"; exit 1; }
 
 server_suites=""
-for s in regress upgrade concurrency portable portable_hostile pgtle doctest partman tap clients orms orms_node peers citus bench package crossversion; do wanted "$s" && server_suites=1; done
+for s in regress upgrade concurrency portable portable_hostile pgtle doctest partman timescaledb tap clients orms orms_node peers citus bench package crossversion; do wanted "$s" && server_suites=1; done
 
 # Citus built ahead for a major (15 from the start, 17 and 18 once their chroot is
 # made), beside the suites, into the cache the citus suite then takes it from: the
@@ -174,6 +174,7 @@ run_major() {
     fi
     suites=(build regress upgrade concurrency portable portable_hostile pgtle doctest partman tap clients orms orms_node peers)
     case "$major" in 15|17|18) suites+=(citus) ;; esac   # the majors Citus 13.2.2 and 14.0.1 serve
+    [ "$major" = 18 ] && suites+=(timescaledb)           # sid's postgresql-18-timescaledb (2.31)
     [ "$major" = 15 ] && suites+=(bench)
     suites+=(package)
     for s in "${suites[@]}"; do

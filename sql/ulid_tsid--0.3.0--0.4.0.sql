@@ -94,8 +94,8 @@ BEGIN
       HINT := CASE WHEN sig OPERATOR(pg_catalog.=) 'uuidv4()' THEN
         'If it stands in for PostgreSQL 18''s function of that name, drop it (ulid_tsid provides it on every server, '
         'and 18''s own in pg_catalog comes first there), or rename it and point the defaults that call it at the new one; '
-        'the section "Migrating" of ulid_tsid''s README.md shows how'
-        ELSE 'Rename or drop it, then update again; the section "Migrating" of ulid_tsid''s README.md shows how' END;
+        'ulid_tsid''s docs/migrating.md shows how'
+        ELSE 'Rename or drop it, then update again; ulid_tsid''s docs/migrating.md shows how' END;
   END LOOP;
 END
 $conflicts$;

@@ -2,7 +2,7 @@
 -- ulid_tsid's generators and readers, for code written against those
 -- extensions. Opt-in and in a schema of the installer's choice, so that it
 -- can stand beside the originals (CREATE EXTENSION ulid_tsid_compat SCHEMA x).
--- Where the behaviour differs, README.md ("Compatible names") says how.
+-- Where the behaviour differs, docs/migrating.md ("Compatible names") says how.
 --
 -- Trusted, so this script runs as the bootstrap superuser: the C functions
 -- bind ulid_tsid's own symbols (no lookup by name), the SQL bodies name every
@@ -38,7 +38,7 @@ BEGIN
     RAISE EXCEPTION USING ERRCODE := 'duplicate_function',
       MESSAGE := pg_catalog.format('ulid_tsid_compat cannot be created in schema %I: function %s', target, what),
       HINT := 'Create it in a schema of its own, beside the original (CREATE SCHEMA compat; CREATE EXTENSION ulid_tsid_compat '
-        'SCHEMA compat), or drop the original first; the section "Compatible names" of ulid_tsid''s README.md shows how';
+        'SCHEMA compat), or drop the original first; the section "Compatible names" of ulid_tsid''s docs/migrating.md shows how';
   END LOOP;
 END
 $conflicts$;

@@ -22,6 +22,19 @@
 //    are all decided by the predicate itself. A derived condition is a
 //    superset: it never drops a row the predicate keeps, and the bounds never
 //    raise an error.
+//  - On a table that is scanned through its children (a partitioned table,
+//    an inheritance parent, a TimescaleDB hypertable, whose chunks inherit
+//    from it), a hook where the relation is built (get_relation_info_hook;
+//    build_simple_rel_hook on 19), before the query's clauses are given to
+//    their relations, adds the same derived range next to each time predicate
+//    on the parent's key in the query's own qualifications, as one more
+//    conjunct: partition pruning and TimescaleDB's chunk exclusion (at
+//    planning for a constant time, at executor start for now()) work on the
+//    relation's restrictions, which then hold it, and every child inherits it
+//    as a restriction. The conjunct is implied by the predicate beside it
+//    (its range is a superset), so the qualification keeps the same rows. A
+//    plain table gets no such conjunct: its range serves as index condition
+//    only, as above, and the children's paths do not add it twice.
 //  - The relation's row estimate takes each time predicate, inside an OR or
 //    not, as its key range (the derived bounds, estimated by selectivity.cpp)
 //    instead of Postgres's default third of the table for an expression
@@ -35,6 +48,7 @@
 extern "C" {
 #include "access/stratnum.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_inherits.h"
 #include "catalog/pg_type.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
@@ -43,8 +57,11 @@ extern "C" {
 #include "optimizer/clauses.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
+#include "optimizer/pathnode.h"
 #include "optimizer/paths.h"
+#include "optimizer/plancat.h"
 #include "optimizer/restrictinfo.h"
+#include "parser/parsetree.h"
 #include "utils/lsyscache.h"
 #include "utils/typcache.h"
 }
@@ -62,6 +79,11 @@ using namespace ulid_tsid::pg;
 namespace {
 
 set_rel_pathlist_hook_type g_previous_hook = nullptr;
+#if PG_VERSION_NUM >= 190000
+build_simple_rel_hook_type g_previous_rel_hook = nullptr;
+#else
+get_relation_info_hook_type g_previous_rel_hook = nullptr;
+#endif
 
 // "time_fn(key) <strategy> t", strategy read with time_fn(key) on the left.
 struct TimePredicate {
@@ -246,10 +268,36 @@ struct Derived {
   List* for_estimate;
 };
 
+// Whether `clause` equals the clause of one of `infos`.
+bool clause_in(List* infos, Expr* clause) {
+  ListCell* cell;
+  foreach (cell, infos) {
+    if (equal(lfirst_node(RestrictInfo, cell)->clause, clause)) return true;
+  }
+  return false;
+}
+
 Derived derive(PlannerInfo* root, const ExtensionObjects* objects, RelOptInfo* rel) {
   Derived derived = {NIL, NIL};
   bool any = false;
   ListCell* cell;
+  // The index conditions first. A parent's time predicates put their ranges
+  // among its restrictions (add_parent_key_ranges below), which a child
+  // inherits: a range that is already a restriction is not added again.
+  List* ranges = NIL;
+  foreach (cell, rel->baserestrictinfo) {
+    RestrictInfo* info = lfirst_node(RestrictInfo, cell);
+    TimePredicate predicate;
+    KeyRange range;
+    if (!info->pseudoconstant && match_time_predicate(objects, reinterpret_cast<Node*>(info->clause), &predicate) &&
+        derive_key_range(objects, predicate, &range)) {
+      ranges = append_conjuncts(root, ranges, range.index_condition, info);
+    }
+  }
+  foreach (cell, ranges) {
+    RestrictInfo* info = lfirst_node(RestrictInfo, cell);
+    if (!clause_in(rel->baserestrictinfo, info->clause)) derived.index_conditions = lappend(derived.index_conditions, info);
+  }
   foreach (cell, rel->baserestrictinfo) {
     RestrictInfo* info = lfirst_node(RestrictInfo, cell);
     TimePredicate predicate;
@@ -258,10 +306,9 @@ Derived derive(PlannerInfo* root, const ExtensionObjects* objects, RelOptInfo* r
     if (info->pseudoconstant) {
       // a constant condition: nothing to derive
     } else if (match_time_predicate(objects, reinterpret_cast<Node*>(info->clause), &predicate)) {
-      if (derive_key_range(objects, predicate, &range)) {
-        derived.index_conditions = append_conjuncts(root, derived.index_conditions, range.index_condition, info);
-        estimated = range.range;
-      }
+      if (derive_key_range(objects, predicate, &range)) estimated = range.range;
+    } else if (clause_in(ranges, info->clause)) {
+      continue;  // a time predicate's range, put there for its parent: the predicate counts it
     } else {
       estimated = as_key_ranges(objects, reinterpret_cast<Node*>(info->clause));
     }
@@ -348,6 +395,87 @@ void add_time_index_paths(PlannerInfo* root, RelOptInfo* rel, Index rti, RangeTb
   if (derived.index_conditions != NIL && rel->indexlist != NIL) add_index_paths(root, rel, derived.index_conditions);
 }
 
+// Whether the key of a time predicate is a column of the relation `relid`
+// of this query level (a bigint key read as a tsid included).
+bool key_of(const TimePredicate& predicate, Index relid) {
+  Node* key = predicate.key;
+  if (IsA(key, RelabelType)) key = reinterpret_cast<Node*>(reinterpret_cast<RelabelType*>(key)->arg);
+  if (!IsA(key, Var)) return false;
+  const Var* var = reinterpret_cast<const Var*>(key);
+  return var->varno == static_cast<int>(relid) && var->varlevelsup == 0;
+}
+
+// `quals` (a qualification as the planner keeps it once preprocessed: a list
+// of conjuncts) with the key range of each time predicate on relation
+// `relid` appended, conjunct by conjunct, unless it is there already.
+List* with_key_ranges(PlannerInfo* root, const ExtensionObjects* objects, List* quals, Index relid) {
+  List* added = NIL;
+  ListCell* cell;
+  foreach (cell, quals) {
+    TimePredicate predicate;
+    KeyRange range;
+    if (!match_time_predicate(objects, static_cast<Node*>(lfirst(cell)), &predicate) || !key_of(predicate, relid) ||
+        !derive_key_range(objects, predicate, &range)) {
+      continue;
+    }
+    Node* condition = eval_const_expressions(root, reinterpret_cast<Node*>(range.index_condition));
+    List* conjuncts = is_andclause(condition) ? reinterpret_cast<BoolExpr*>(condition)->args : lappend(NIL, condition);
+    ListCell* part;
+    foreach (part, conjuncts) {
+      if (!list_member(quals, lfirst(part)) && !list_member(added, lfirst(part))) added = lappend(added, lfirst(part));
+    }
+  }
+  return added == NIL ? quals : list_concat(quals, added);
+}
+
+// Every qualification of the query's join tree (WHERE and JOIN ... ON) with
+// the key ranges of its time predicates on relation `relid`.
+void add_key_ranges_to_jointree(PlannerInfo* root, const ExtensionObjects* objects, Node* node, Index relid) {
+  if (node == nullptr) return;
+  if (IsA(node, FromExpr)) {
+    FromExpr* from = reinterpret_cast<FromExpr*>(node);
+    ListCell* cell;
+    foreach (cell, from->fromlist) add_key_ranges_to_jointree(root, objects, static_cast<Node*>(lfirst(cell)), relid);
+    if (from->quals != nullptr && IsA(from->quals, List)) {
+      from->quals = reinterpret_cast<Node*>(with_key_ranges(root, objects, reinterpret_cast<List*>(from->quals), relid));
+    }
+  } else if (IsA(node, JoinExpr)) {
+    JoinExpr* join = reinterpret_cast<JoinExpr*>(node);
+    add_key_ranges_to_jointree(root, objects, join->larg, relid);
+    add_key_ranges_to_jointree(root, objects, join->rarg, relid);
+    if (join->quals != nullptr && IsA(join->quals, List)) {
+      join->quals = reinterpret_cast<Node*>(with_key_ranges(root, objects, reinterpret_cast<List*>(join->quals), relid));
+    }
+  }
+}
+
+// A relation scanned through its children: a partitioned table, or a table
+// that others inherit from (a TimescaleDB hypertable's chunks do; TimescaleDB
+// expands it itself, after the query's clauses have become its
+// restrictions).
+void add_parent_key_ranges(PlannerInfo* root, RelOptInfo* rel, RangeTblEntry* rte) {
+  if (rel->reloptkind != RELOPT_BASEREL || rte == nullptr || rte->rtekind != RTE_RELATION) return;
+  if (root->parse == nullptr || root->parse->jointree == nullptr) return;
+  if (rte->relkind != RELKIND_PARTITIONED_TABLE && !(rte->relkind == RELKIND_RELATION && has_subclass(rte->relid))) return;
+  const ExtensionObjects* objects = known_extension_objects();
+  if (objects == nullptr) return;
+  add_key_ranges_to_jointree(root, objects, reinterpret_cast<Node*>(root->parse->jointree), rel->relid);
+}
+
+// Ours first, then the hooks installed before: one of them may expand the
+// relation into its children there (TimescaleDB before 2.2x did).
+#if PG_VERSION_NUM >= 190000
+void on_build_simple_rel(PlannerInfo* root, RelOptInfo* rel, RangeTblEntry* rte) {
+  add_parent_key_ranges(root, rel, rte);
+  if (g_previous_rel_hook != nullptr) g_previous_rel_hook(root, rel, rte);
+}
+#else
+void on_relation_info(PlannerInfo* root, Oid relation_id, bool inhparent, RelOptInfo* rel) {
+  add_parent_key_ranges(root, rel, planner_rt_fetch(rel->relid, root));
+  if (g_previous_rel_hook != nullptr) g_previous_rel_hook(root, relation_id, inhparent, rel);
+}
+#endif
+
 }  // namespace
 
 namespace ulid_tsid::pg {
@@ -355,6 +483,13 @@ namespace ulid_tsid::pg {
 void install_time_predicate_hook() {
   g_previous_hook = set_rel_pathlist_hook;
   set_rel_pathlist_hook = add_time_index_paths;
+#if PG_VERSION_NUM >= 190000
+  g_previous_rel_hook = build_simple_rel_hook;
+  build_simple_rel_hook = on_build_simple_rel;
+#else
+  g_previous_rel_hook = get_relation_info_hook;
+  get_relation_info_hook = on_relation_info;
+#endif
 }
 
 }  // namespace ulid_tsid::pg

@@ -6,7 +6,8 @@
 -- andrielfn's pg-ulid), a uuidv7() or uuidv4() polyfill. A CREATE of ours over
 -- one of them would stop with a bare "already exists" after half the script
 -- had run. This block finds every such object first and raises one error that
--- names it, says what it is, and points to the README's recipe; the script
+-- names it, says what it is, and points to the page of the docs with the
+-- recipe (docs/migrating.md; TimescaleDB's: docs/timescaledb.md); the script
 -- stops before creating anything (and CREATE EXTENSION rolls back as a whole).
 --
 -- The list holds every type of ours and every function of ours whose argument
@@ -19,7 +20,7 @@
 DO $conflicts$
 DECLARE
   target pg_catalog.text := pg_catalog.current_schema();
-  readme pg_catalog.text := 'the section "Migrating" of ulid_tsid''s README.md shows how';
+  readme pg_catalog.text := 'ulid_tsid''s docs/migrating.md shows how';
   type_name pg_catalog.text;
   shown pg_catalog.text;
   sig pg_catalog.text;
@@ -113,6 +114,11 @@ BEGIN
       advice := pg_catalog.format('If it stands in for PostgreSQL 18''s function of that name, drop it '
         '(ulid_tsid provides it on every server, and 18''s own in pg_catalog comes first there), or rename it and '
         'point the defaults that call it at the new one; %s', readme);
+    ELSIF owner_ext OPERATOR(pg_catalog.=) 'timescaledb' THEN
+      -- TimescaleDB 2.2x creates generate_uuidv7() in its schema (public by default).
+      advice := 'TimescaleDB has a function of that name: create ulid_tsid in a schema of its own '
+        '(CREATE SCHEMA ulid_tsid; CREATE EXTENSION ulid_tsid SCHEMA ulid_tsid) and put that schema on '
+        'search_path after TimescaleDB''s; ulid_tsid''s docs/timescaledb.md shows how';
     ELSE
       advice := pg_catalog.format('Rename or drop it, or create ulid_tsid in another schema '
         '(CREATE EXTENSION ulid_tsid SCHEMA ...); %s', readme);

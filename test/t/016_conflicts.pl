@@ -2,8 +2,8 @@
 # schema (the TSID article's PL/pgSQL generate_tsid(), another extension's ulid
 # type, a uuidv7() or uuidv4() polyfill): one ERROR with the SQLSTATE of a
 # duplicate (42723 for a function, 42710 for a type) that names the object with
-# its schema and signature and says what it is, a HINT that points to the
-# README's "Migrating", and nothing created. Every function of ours whose
+# its schema and signature and says what it is, a HINT that points to
+# docs/migrating.md, and nothing created. Every function of ours whose
 # argument types are all core types (and every type of ours) is planted in turn,
 # so the check at the top of the script (src/sql/05_conflicts.sql) cannot miss
 # one that a later change adds. The same for ALTER EXTENSION UPDATE from 0.3.0
@@ -56,14 +56,14 @@ sub attempt
 }
 
 # One planted object: the error names it (schema, name, argument types) with
-# the SQLSTATE, says what it is, points to the README, and nothing is left.
+# the SQLSTATE, says what it is, points to docs/migrating.md, and nothing is left.
 sub check_refusal
 {
 	my ($label, $err, $state, $object, $what) = @_;
 	like($err, qr/ERROR:  $state: ulid_tsid cannot be created in schema public: \Q$object\E already exists\n/,
 		"$label: $state names $object");
 	like($err, qr/DETAIL:  It is \Q$what\E/, "$label: the detail says what it is");
-	like($err, qr/HINT:  .*"Migrating" of ulid_tsid's README/, "$label: the hint points to the README");
+	like($err, qr/HINT:  .*ulid_tsid's docs\/migrating\.md shows how/, "$label: the hint points to docs/migrating.md");
 }
 
 for my $f (@functions)
