@@ -28,7 +28,8 @@ t_start=$SECONDS
 
 pgtle_get; rc=$?
 if [ "$rc" -eq 2 ]; then echo "   pgtle: skipped on PostgreSQL $PG_MAJOR: $PGTLE_SKIP"; exit 0; fi
-check "pg_tle built (or taken from the cache) and installed into PostgreSQL $PG_MAJOR" test "$rc" -eq 0 || exit 1
+[ -z "$PGTLE_FELL_BACK" ] || echo "   not the release: $PGTLE_FELL_BACK"
+check "$PGTLE_NAME built (or taken from the cache) and installed into PostgreSQL $PG_MAJOR" test "$rc" -eq 0 || exit 1
 
 version="$(awk '$1 == "EXTVERSION" { print $3 }' Makefile)"
 TLE_FILE=${PGTLE_FILE:-portable/ulid_tsid_portable--pg_tle.sql}   # another file: to show what the checks catch
