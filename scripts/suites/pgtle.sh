@@ -99,6 +99,47 @@ for who in owner postgres; do
     psql -qXAt -U postgres -d hostile -c "DROP EXTENSION IF EXISTS ulid_tsid_portable CASCADE" >/dev/null 2>&1
   done
 done
+# --- names that need quoting --------------------------------------------------------------
+# pg_tle writes the schema CREATE EXTENSION names (quote_identifier) wherever the
+# script says @extschema@, in code and in string literals alike. A role and a
+# schema with ordinary names that need quoting (capitals, spaces, parentheses: a
+# regular expression would read them as a group): the install, the keys, and the
+# refusal of a planted function, by that role and by the superuser.
+EU='Key Admin (EU)'
+qs postgres -c "CREATE ROLE \"$EU\" LOGIN NOSUPERUSER" -c "GRANT pgtle_admin TO \"$EU\"" \
+  -c "CREATE DATABASE names OWNER \"$EU\"" >/dev/null || exit 1
+qs names -c "CREATE EXTENSION pg_tle" || exit 1
+qn() { psql -qXAt -v ON_ERROR_STOP=1 -U "$EU" -d names "$@"; }
+qn -f "$TLE_FILE" >"$WORK/names-install.log" 2>&1 || echo "   FAIL pg_tle registration in database names (by $EU)"
+for s in 'Billing Keys (EU)' 'keys.v2 [C++]'; do
+  out="$(qn 2>"$WORK/names-eu.log" <<SQL
+CREATE SCHEMA "$s";
+CREATE EXTENSION ulid_tsid_portable SCHEMA "$s";
+SET search_path = "$s";
+SELECT (SELECT count(*) FROM pg_proc WHERE pronamespace = '"$s"'::regnamespace AND proowner = (SELECT oid FROM pg_roles WHERE rolname = current_user))
+  || ' ' || (SELECT count(DISTINCT v) FROM (SELECT generate_tsid() AS v FROM generate_series(1, 1000)) AS s)
+  || ' ' || (SELECT count(*) FROM (SELECT 1 FROM generate_series(1, 100)
+                                  WHERE ulid_from_text(ulid_to_text(generate_ulid_monotonic())) IS NOT NULL
+                                    AND tsid_timestamp(tsid_from_text(tsid_to_text(generate_tsid()))) <= now() + interval '1 s') AS s);
+DROP EXTENSION ulid_tsid_portable;
+SQL
+)"
+  check "role \"$EU\" registers it and creates it in schema \"$s\": 39 functions of that role, 1000 distinct TSIDs, 100 text round trips ($out)" \
+    test "$out" = "39 1000 100"
+  qn -c "DROP EXTENSION IF EXISTS ulid_tsid_portable" >/dev/null 2>>"$WORK/errors.log"
+done
+for who in "$EU" postgres; do
+  s="Billing Keys (US) $who"
+  qn -c "CREATE SCHEMA \"$s\"" -c "GRANT CREATE, USAGE ON SCHEMA \"$s\" TO mallory" &&
+    psql -qXAt -v ON_ERROR_STOP=1 -U mallory -d names \
+      -c "CREATE FUNCTION \"$s\".generate_ulid() RETURNS uuid LANGUAGE sql AS 'SELECT pg_catalog.gen_random_uuid()'" || exit 1
+  psql -qXAt -U "$who" -d names -c "CREATE EXTENSION ulid_tsid_portable SCHEMA \"$s\"" >"$WORK/names-planted-$who.log" 2>&1
+  check "CREATE EXTENSION by $who into schema \"$s\" with mallory's generate_ulid(): refused by the installer's check, naming it" \
+    bash -c "grep -q 'ERROR:  ulid_tsid portable: function \"$s\".generate_ulid() exists and belongs to role mallory' '$WORK/names-planted-$who.log' &&
+             ! psql -qXAt -U postgres -d names -c \"SELECT FROM pg_extension WHERE extname = 'ulid_tsid_portable'\" | grep -q ."
+  psql -qXAt -U postgres -d names -c "DROP EXTENSION IF EXISTS ulid_tsid_portable CASCADE" >/dev/null 2>&1
+done
+
 # Core names planted in public and in the schema the extension goes into, a cycling
 # counter in public and in the creating session's pg_temp; public first on the path.
 # CREATE EXTENSION by each role, in a session that then makes and converts keys.
