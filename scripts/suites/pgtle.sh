@@ -140,6 +140,40 @@ for who in "$EU" postgres; do
   psql -qXAt -U postgres -d names -c "DROP EXTENSION IF EXISTS ulid_tsid_portable CASCADE" >/dev/null 2>&1
 done
 
+# The characters pg_tle 1.5.3 refuses in the names it substitutes (" $ ' \: no one
+# quoting is safe in code, in '...' and in $$...$$ alike). The edition's script
+# says @extschema@ (so the schema's name counts) and never @extowner@ (so the
+# role's does not).
+tle_version="$(qs names -c "SELECT extversion FROM pg_extension WHERE extname = 'pg_tle'")"
+refuses=$(printf '%s\n' "$tle_version" 1.5.3 | sort -V | head -n 1 | grep -qx 1.5.3 && echo yes || echo no)
+for c in '"' '$' "'" '\'; do
+  s="keys${c}x"; qi="\"${s//\"/\"\"}\""; ql="${qi//\'/\'\'}"; log="$WORK/names-char-$(printf %d "'$c").log"
+  qs names -c "CREATE SCHEMA $qi AUTHORIZATION \"$EU\"" >/dev/null || exit 1
+  psql -qXAt -U "$EU" -d names -c "CREATE EXTENSION ulid_tsid_portable SCHEMA $qi" >"$log" 2>&1
+  n="$(qs names -c "SELECT count(*) FROM pg_proc WHERE pronamespace = '$ql'::regnamespace")"
+  if [ "$refuses" = yes ]; then
+    check "pg_tle $tle_version: CREATE EXTENSION into schema $qi refused (invalid character in extension \"ulid_tsid_portable\" schema), nothing created" \
+      bash -c "grep -q 'ERROR:  invalid character in extension \"ulid_tsid_portable\" schema' '$log' && [ '$n' = 0 ]"
+  elif [ "$c" = "'" ]; then
+    # 1.5.2 pastes the quoted name into the script's string literals as it is:
+    # this one breaks a literal (a name made for it would run as SQL).
+    check "pg_tle $tle_version: CREATE EXTENSION into schema $qi fails (the name breaks a string literal of the script), nothing created" \
+      bash -c "grep -q 'ERROR:  ' '$log' && [ '$n' = 0 ]"
+  else
+    check "pg_tle $tle_version: CREATE EXTENSION into schema $qi installs (39 functions: $n)" test "$n" = 39
+  fi
+  qs names -c "DROP EXTENSION IF EXISTS ulid_tsid_portable" >/dev/null 2>&1
+done
+# The role's name is never substituted (no @extowner@): all four in one, on any version.
+OQ=$'o\'k "$\\'
+qs postgres -c "CREATE ROLE \"${OQ//\"/\"\"}\" LOGIN NOSUPERUSER" >/dev/null &&
+  qs names -c "CREATE SCHEMA oq AUTHORIZATION \"${OQ//\"/\"\"}\"" >/dev/null || exit 1
+check "pg_tle $tle_version: role $OQ creates it in schema oq (39 functions, its own)" bash -c '
+  psql -qXAt -v ON_ERROR_STOP=1 -U "$1" -d names -c "CREATE EXTENSION ulid_tsid_portable SCHEMA oq" >"$2" 2>&1 &&
+  [ "$(psql -qXAt -U postgres -d names -c "SELECT count(*) FROM pg_proc WHERE pronamespace = '\''oq'\''::regnamespace AND proowner = (SELECT oid FROM pg_roles WHERE rolname = \$\$$1\$\$)")" = 39 ]' \
+  _ "$OQ" "$WORK/names-owner.log"
+qs names -c "DROP EXTENSION IF EXISTS ulid_tsid_portable" >/dev/null 2>&1
+
 # Core names planted in public and in the schema the extension goes into, a cycling
 # counter in public and in the creating session's pg_temp; public first on the path.
 # CREATE EXTENSION by each role, in a session that then makes and converts keys.
