@@ -744,7 +744,11 @@ $install$;
                                        obj.kind, obj.what, pg_catalog.pg_get_userbyid(obj.owner), CURRENT_USER),
           HINT := 'A role with CREATE on the schema made it: drop it, revoke that role''s CREATE on the schema, and install again.';
       END IF;
-      IF obj.ext OPERATOR(pg_catalog.<>) 'ulid_tsid_portable' THEN
+      -- Its own extension: ulid_tsid_portable, or the name a registry gives it
+      -- (database.dev installs it as HANDLE@ulid_tsid_portable, formerly HANDLE-...).
+      IF obj.ext OPERATOR(pg_catalog.<>) 'ulid_tsid_portable'
+         AND pg_catalog.right(obj.ext, 19) OPERATOR(pg_catalog.<>) '@ulid_tsid_portable'
+         AND pg_catalog.right(obj.ext, 19) OPERATOR(pg_catalog.<>) '-ulid_tsid_portable' THEN
         RAISE EXCEPTION USING ERRCODE := 'duplicate_object',
           MESSAGE := pg_catalog.format('ulid_tsid portable: %s %s exists and is a member of extension %s: not replaced',
                                        obj.kind, obj.what, obj.ext),

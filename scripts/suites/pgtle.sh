@@ -33,7 +33,7 @@ check "$PGTLE_NAME built (or taken from the cache) and installed into PostgreSQL
 
 version="$(awk '$1 == "EXTVERSION" { print $3 }' Makefile)"
 TLE_FILE=${PGTLE_FILE:-portable/ulid_tsid_portable--pg_tle.sql}   # another file: to show what the checks catch
-check "portable/ulid_tsid_portable--pg_tle.sql is current (scripts/portable-pgtle.sh --check)" bash scripts/portable-pgtle.sh --check
+check "portable/ulid_tsid_portable--pg_tle.sql and the database.dev package portable/dbdev/ are current (scripts/portable-pgtle.sh --check)" bash scripts/portable-pgtle.sh --check
 
 # q DB ...: psql as the owner (not a superuser), stop at the first error.
 q() { local db="$1"; shift; psql -qXAt -v ON_ERROR_STOP=1 -U owner -d "$db" "$@"; }
@@ -173,6 +173,48 @@ check "pg_tle $tle_version: role $OQ creates it in schema oq (39 functions, its 
   [ "$(psql -qXAt -U postgres -d names -c "SELECT count(*) FROM pg_proc WHERE pronamespace = '\''oq'\''::regnamespace AND proowner = (SELECT oid FROM pg_roles WHERE rolname = \$\$$1\$\$)")" = 39 ]' \
   _ "$OQ" "$WORK/names-owner.log"
 qs names -c "DROP EXTENSION IF EXISTS ulid_tsid_portable" >/dev/null 2>&1
+
+# --- database.dev: portable/dbdev/ installed as `dbdev install` does ------------------------
+# dbdev's CLI reads the package directory (NAME.control, NAME--VERSION.sql,
+# NAME--FROM--TO.sql) and calls pgtle.install_extension(NAME, VERSION, the control
+# file's comment, the script, its requires) for each version's script,
+# pgtle.install_update_path for each update script and pgtle.set_default_version
+# with its default_version; the registry's in-database client (dbdev.install) makes
+# the same registration under the package's name on database.dev (HANDLE@NAME).
+# dbdev_install DIR NAME: those calls, as the owner, from the directory's files.
+dbdev_install() {
+  local dir="$1" name="$2" control f v a b comment requires default
+  control="$(ls "$dir"/*.control)"
+  field() { sed -n "s/^$1 *= *'\{0,1\}\([^']*\)'\{0,1\} *$/\1/p" "$control"; }
+  comment="$(field comment)"; requires="$(field requires)"; default="$(field default_version)"
+  {
+    echo "\\set ON_ERROR_STOP on"
+    for f in "$dir"/*.sql; do
+      v="$(basename "$f" .sql)"; v="${v#*--}"
+      case "$v" in
+        *--*) a="${v%--*}"; b="${v#*--}"
+              echo "\\set body \`cat '$f'\`"
+              echo "SELECT pgtle.install_update_path('$name', '$a', '$b', :'body');" ;;
+        *)    echo "\\set body \`cat '$f'\`"
+              echo "SELECT pgtle.install_extension('$name', '$v', '$comment', :'body', string_to_array(NULLIF('$requires', ''), ','));" ;;
+      esac
+    done
+    echo "SELECT pgtle.set_default_version('$name', '$default');"
+  } | psql -qXAt -U owner -d dbdev -o /dev/null
+}
+qs postgres -c "CREATE DATABASE dbdev OWNER owner" >/dev/null && qs dbdev -c "CREATE EXTENSION pg_tle" || exit 1
+for name in ulid_tsid_portable 'acme@ulid_tsid_portable'; do
+  how=$([ "$name" = ulid_tsid_portable ] && echo "dbdev install --path portable/dbdev" || echo "the registry's dbdev.install('$name')")
+  check "database.dev package as $how: the owner registers portable/dbdev/ (pgtle.install_extension, set_default_version)" \
+    dbdev_install portable/dbdev "$name" 2>>"$WORK/dbdev.log"
+  check "database.dev package: CREATE EXTENSION \"$name\" SCHEMA keys; version $version, 39 functions, keys made and read" bash -c "
+    psql -qXAt -v ON_ERROR_STOP=1 -U owner -d dbdev -c 'CREATE SCHEMA IF NOT EXISTS keys' -c 'CREATE EXTENSION \"$name\" SCHEMA keys' >>$WORK/dbdev.log 2>&1 &&
+    [ \"\$(psql -qXAt -U owner -d dbdev -c \"SELECT (SELECT extversion FROM pg_extension WHERE extname = '$name') || ' ' ||
+         (SELECT count(*) FROM pg_proc WHERE pronamespace = 'keys'::regnamespace) || ' ' ||
+         (SELECT count(*) FROM generate_series(1, 100) WHERE keys.tsid_from_text(keys.tsid_to_text(keys.generate_tsid())) IS NOT NULL
+                                                         AND keys.ulid_from_text(keys.ulid_to_text(keys.generate_ulid())) IS NOT NULL)\" 2>>$WORK/dbdev.log)\" = '$version 39 100' ]"
+  psql -qXAt -U owner -d dbdev -c "DROP EXTENSION IF EXISTS \"$name\"" -o /dev/null -c "SELECT pgtle.uninstall_extension('$name')" >>"$WORK/dbdev.log" 2>&1
+done
 
 # Core names planted in public and in the schema the extension goes into, a cycling
 # counter in public and in the creating session's pg_temp; public first on the path.
