@@ -674,7 +674,12 @@ $install$;
   -- finds raises, and the whole install rolls back.
   nsp := (SELECT n.oid FROM pg_catalog.pg_namespace n WHERE n.nspname OPERATOR(pg_catalog.=) target);
   me := (SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) CURRENT_USER);
-  ours := ARRAY(SELECT DISTINCT m[1] FROM pg_catalog.regexp_matches(tmpl, '@extschema@[.]([a-z_0-9]+)', 'g') AS m);
+  -- The names of ours: what follows each '@extschema@.' in the template. Split on
+  -- it as plain text, never as a pattern: through pg_tle both the template and this
+  -- literal hold the quoted schema name instead, whose characters ( [ + . are
+  -- pattern syntax.
+  ours := ARRAY(SELECT DISTINCT pg_catalog.substring(part, '^[a-z_0-9]+')
+                FROM pg_catalog.unnest((pg_catalog.string_to_array(tmpl, '@extschema@.'))[2:]) AS part);
   FOR pass IN 1 .. 2 LOOP
     FOR obj IN
       SELECT pg_catalog.format('%I.%I(%s)', target, p.proname, pg_catalog.pg_get_function_identity_arguments(p.oid)) AS what,
@@ -716,7 +721,11 @@ $install$;
                                        obj.kind, obj.what, pg_catalog.pg_get_userbyid(obj.owner), CURRENT_USER),
           HINT := 'A role with CREATE on the schema made it: drop it, revoke that role''s CREATE on the schema, and install again.';
       END IF;
-      IF obj.ext OPERATOR(pg_catalog.<>) 'ulid_tsid_portable' THEN
+      -- Its own extension: ulid_tsid_portable, or the name a registry gives it
+      -- (database.dev installs it as HANDLE@ulid_tsid_portable, formerly HANDLE-...).
+      IF obj.ext OPERATOR(pg_catalog.<>) 'ulid_tsid_portable'
+         AND pg_catalog.right(obj.ext, 19) OPERATOR(pg_catalog.<>) '@ulid_tsid_portable'
+         AND pg_catalog.right(obj.ext, 19) OPERATOR(pg_catalog.<>) '-ulid_tsid_portable' THEN
         RAISE EXCEPTION USING ERRCODE := 'duplicate_object',
           MESSAGE := pg_catalog.format('ulid_tsid portable: %s %s exists and is a member of extension %s: not replaced',
                                        obj.kind, obj.what, obj.ext),

@@ -7,13 +7,28 @@
 # run only copies the cached files into the server). Its build packages beyond
 # the server's -dev one (PGTLE_BUILD_DEPS) are installed on demand inside a
 # chroot; the host's comes from scripts/install-deps.sh.
+# Which pg_tle: the newest release (pg_tle-X.Y.Z.tar.gz, a tag: what managed
+# services run) where it builds for the server, else the development snapshot
+# (pg_tle-COMMIT.tar.gz) for majors that came after the release (its build
+# failure is cached, so a later run goes straight to the snapshot).
+# PGTLE_TARBALL=FILE takes that one tarball only.
 #   pgtle_get    -> 0: built (or cached) and installed into the server;
+#                   PGTLE_NAME says which (pg_tle-1.5.2, ...), PGTLE_FELL_BACK why
+#                   not the release when the snapshot was taken instead;
 #                   1: it failed (shown);
 #                   2: skipped, PGTLE_SKIP says why in one line (no tarball, or a
-#                      major it does not build for: the build's failure is cached too).
+#                      major none builds for: the build's failure is cached too).
 PGTLE_VENDOR="${PGTLE_VENDOR:-$ROOT/../shared/vendor}"   # another directory: to see the skip
-PGTLE_TARBALL="$(ls "$PGTLE_VENDOR"/pg_tle-*.tar.gz 2>/dev/null | sort | tail -n 1)"
+if [ -n "${PGTLE_TARBALL:-}" ]; then
+  PGTLE_TARBALLS=("$PGTLE_TARBALL")
+else
+  # Releases first, newest first (sort -V), then snapshots.
+  mapfile -t PGTLE_TARBALLS < <(ls "$PGTLE_VENDOR"/pg_tle-[0-9]*.[0-9]*.[0-9]*.tar.gz 2>/dev/null | sort -rV
+                                ls "$PGTLE_VENDOR"/pg_tle-*.tar.gz 2>/dev/null | grep -v -E '/pg_tle-[0-9]+[.][0-9]+[.][0-9]+[.]tar[.]gz$' | sort)
+fi
 PGTLE_SKIP=""
+PGTLE_NAME=""
+PGTLE_FELL_BACK=""
 # flex for src/guc-file.l; libkrb5-dev because the server's libpq-be.h includes
 # gssapi/gssapi.h, libssl-dev because it includes openssl/ssl.h (Debian's servers
 # are built with GSSAPI and OpenSSL).
@@ -23,9 +38,26 @@ source "$(dirname "${BASH_SOURCE[0]}")/vendor.sh"
 pgtle_deps() { vendor_deps pgtle "${PGTLE_BUILD_DEPS[@]}"; }
 
 pgtle_get() {
-  if [ -z "$PGTLE_TARBALL" ]; then
+  if [ ${#PGTLE_TARBALLS[@]} -eq 0 ] || [ ! -f "${PGTLE_TARBALLS[0]}" ]; then
     PGTLE_SKIP="no ../shared/vendor/pg_tle-*.tar.gz beside the checkout (pg_tle's source comes from there)"; return 2
   fi
+  local t rc skips=()
+  for t in "${PGTLE_TARBALLS[@]}"; do
+    PGTLE_TARBALL="$t"
+    pgtle_get_one; rc=$?
+    if [ "$rc" -ne 2 ]; then
+      PGTLE_NAME="$(basename "$t" .tar.gz)"
+      [ ${#skips[@]} -eq 0 ] || PGTLE_FELL_BACK="${skips[*]}"
+      return "$rc"
+    fi
+    skips+=("$PGTLE_SKIP;")
+  done
+  PGTLE_SKIP="${skips[*]}"
+  return 2
+}
+
+# pgtle_get_one: pgtle_get for the one tarball PGTLE_TARBALL.
+pgtle_get_one() {
   local name sum server
   name="$(basename "$PGTLE_TARBALL" .tar.gz)"
   sum="$(sha256sum "$PGTLE_TARBALL" | cut -c1-16)"

@@ -28,11 +28,12 @@ t_start=$SECONDS
 
 pgtle_get; rc=$?
 if [ "$rc" -eq 2 ]; then echo "   pgtle: skipped on PostgreSQL $PG_MAJOR: $PGTLE_SKIP"; exit 0; fi
-check "pg_tle built (or taken from the cache) and installed into PostgreSQL $PG_MAJOR" test "$rc" -eq 0 || exit 1
+[ -z "$PGTLE_FELL_BACK" ] || echo "   not the release: $PGTLE_FELL_BACK"
+check "$PGTLE_NAME built (or taken from the cache) and installed into PostgreSQL $PG_MAJOR" test "$rc" -eq 0 || exit 1
 
 version="$(awk '$1 == "EXTVERSION" { print $3 }' Makefile)"
 TLE_FILE=${PGTLE_FILE:-portable/ulid_tsid_portable--pg_tle.sql}   # another file: to show what the checks catch
-check "portable/ulid_tsid_portable--pg_tle.sql is current (scripts/portable-pgtle.sh --check)" bash scripts/portable-pgtle.sh --check
+check "portable/ulid_tsid_portable--pg_tle.sql and the database.dev package portable/dbdev/ are current (scripts/portable-pgtle.sh --check)" bash scripts/portable-pgtle.sh --check
 
 # q DB ...: psql as the owner (not a superuser), stop at the first error.
 q() { local db="$1"; shift; psql -qXAt -v ON_ERROR_STOP=1 -U owner -d "$db" "$@"; }
@@ -98,6 +99,123 @@ for who in owner postgres; do
     psql -qXAt -U postgres -d hostile -c "DROP EXTENSION IF EXISTS ulid_tsid_portable CASCADE" >/dev/null 2>&1
   done
 done
+# --- names that need quoting --------------------------------------------------------------
+# pg_tle writes the schema CREATE EXTENSION names (quote_identifier) wherever the
+# script says @extschema@, in code and in string literals alike. A role and a
+# schema with ordinary names that need quoting (capitals, spaces, parentheses: a
+# regular expression would read them as a group): the install, the keys, and the
+# refusal of a planted function, by that role and by the superuser.
+EU='Key Admin (EU)'
+qs postgres -c "CREATE ROLE \"$EU\" LOGIN NOSUPERUSER" -c "GRANT pgtle_admin TO \"$EU\"" \
+  -c "CREATE DATABASE names OWNER \"$EU\"" >/dev/null || exit 1
+qs names -c "CREATE EXTENSION pg_tle" || exit 1
+qn() { psql -qXAt -v ON_ERROR_STOP=1 -U "$EU" -d names "$@"; }
+qn -f "$TLE_FILE" >"$WORK/names-install.log" 2>&1 || echo "   FAIL pg_tle registration in database names (by $EU)"
+for s in 'Billing Keys (EU)' 'keys.v2 [C++]'; do
+  out="$(qn 2>"$WORK/names-eu.log" <<SQL
+CREATE SCHEMA "$s";
+CREATE EXTENSION ulid_tsid_portable SCHEMA "$s";
+SET search_path = "$s";
+SELECT (SELECT count(*) FROM pg_proc WHERE pronamespace = '"$s"'::regnamespace AND proowner = (SELECT oid FROM pg_roles WHERE rolname = current_user))
+  || ' ' || (SELECT count(DISTINCT v) FROM (SELECT generate_tsid() AS v FROM generate_series(1, 1000)) AS s)
+  || ' ' || (SELECT count(*) FROM (SELECT 1 FROM generate_series(1, 100)
+                                  WHERE ulid_from_text(ulid_to_text(generate_ulid_monotonic())) IS NOT NULL
+                                    AND tsid_timestamp(tsid_from_text(tsid_to_text(generate_tsid()))) <= now() + interval '1 s') AS s);
+DROP EXTENSION ulid_tsid_portable;
+SQL
+)"
+  check "role \"$EU\" registers it and creates it in schema \"$s\": 39 functions of that role, 1000 distinct TSIDs, 100 text round trips ($out)" \
+    test "$out" = "39 1000 100"
+  qn -c "DROP EXTENSION IF EXISTS ulid_tsid_portable" >/dev/null 2>>"$WORK/errors.log"
+done
+for who in "$EU" postgres; do
+  s="Billing Keys (US) $who"
+  qn -c "CREATE SCHEMA \"$s\"" -c "GRANT CREATE, USAGE ON SCHEMA \"$s\" TO mallory" &&
+    psql -qXAt -v ON_ERROR_STOP=1 -U mallory -d names \
+      -c "CREATE FUNCTION \"$s\".generate_ulid() RETURNS uuid LANGUAGE sql AS 'SELECT pg_catalog.gen_random_uuid()'" || exit 1
+  psql -qXAt -U "$who" -d names -c "CREATE EXTENSION ulid_tsid_portable SCHEMA \"$s\"" >"$WORK/names-planted-$who.log" 2>&1
+  check "CREATE EXTENSION by $who into schema \"$s\" with mallory's generate_ulid(): refused by the installer's check, naming it" \
+    bash -c "grep -q 'ERROR:  ulid_tsid portable: function \"$s\".generate_ulid() exists and belongs to role mallory' '$WORK/names-planted-$who.log' &&
+             ! psql -qXAt -U postgres -d names -c \"SELECT FROM pg_extension WHERE extname = 'ulid_tsid_portable'\" | grep -q ."
+  psql -qXAt -U postgres -d names -c "DROP EXTENSION IF EXISTS ulid_tsid_portable CASCADE" >/dev/null 2>&1
+done
+
+# The characters pg_tle 1.5.3 refuses in the names it substitutes (" $ ' \: no one
+# quoting is safe in code, in '...' and in $$...$$ alike). The edition's script
+# says @extschema@ (so the schema's name counts) and never @extowner@ (so the
+# role's does not).
+tle_version="$(qs names -c "SELECT extversion FROM pg_extension WHERE extname = 'pg_tle'")"
+refuses=$(printf '%s\n' "$tle_version" 1.5.3 | sort -V | head -n 1 | grep -qx 1.5.3 && echo yes || echo no)
+for c in '"' '$' "'" '\'; do
+  s="keys${c}x"; qi="\"${s//\"/\"\"}\""; ql="${qi//\'/\'\'}"; log="$WORK/names-char-$(printf %d "'$c").log"
+  qs names -c "CREATE SCHEMA $qi AUTHORIZATION \"$EU\"" >/dev/null || exit 1
+  psql -qXAt -U "$EU" -d names -c "CREATE EXTENSION ulid_tsid_portable SCHEMA $qi" >"$log" 2>&1
+  n="$(qs names -c "SELECT count(*) FROM pg_proc WHERE pronamespace = '$ql'::regnamespace")"
+  if [ "$refuses" = yes ]; then
+    check "pg_tle $tle_version: CREATE EXTENSION into schema $qi refused (invalid character in extension \"ulid_tsid_portable\" schema), nothing created" \
+      bash -c "grep -q 'ERROR:  invalid character in extension \"ulid_tsid_portable\" schema' '$log' && [ '$n' = 0 ]"
+  elif [ "$c" = "'" ]; then
+    # 1.5.2 pastes the quoted name into the script's string literals as it is:
+    # this one breaks a literal (a name made for it would run as SQL).
+    check "pg_tle $tle_version: CREATE EXTENSION into schema $qi fails (the name breaks a string literal of the script), nothing created" \
+      bash -c "grep -q 'ERROR:  ' '$log' && [ '$n' = 0 ]"
+  else
+    check "pg_tle $tle_version: CREATE EXTENSION into schema $qi installs (39 functions: $n)" test "$n" = 39
+  fi
+  qs names -c "DROP EXTENSION IF EXISTS ulid_tsid_portable" >/dev/null 2>&1
+done
+# The role's name is never substituted (no @extowner@): all four in one, on any version.
+OQ=$'o\'k "$\\'
+qs postgres -c "CREATE ROLE \"${OQ//\"/\"\"}\" LOGIN NOSUPERUSER" >/dev/null &&
+  qs names -c "CREATE SCHEMA oq AUTHORIZATION \"${OQ//\"/\"\"}\"" >/dev/null || exit 1
+check "pg_tle $tle_version: role $OQ creates it in schema oq (39 functions, its own)" bash -c '
+  psql -qXAt -v ON_ERROR_STOP=1 -U "$1" -d names -c "CREATE EXTENSION ulid_tsid_portable SCHEMA oq" >"$2" 2>&1 &&
+  [ "$(psql -qXAt -U postgres -d names -c "SELECT count(*) FROM pg_proc WHERE pronamespace = '\''oq'\''::regnamespace AND proowner = (SELECT oid FROM pg_roles WHERE rolname = \$\$$1\$\$)")" = 39 ]' \
+  _ "$OQ" "$WORK/names-owner.log"
+qs names -c "DROP EXTENSION IF EXISTS ulid_tsid_portable" >/dev/null 2>&1
+
+# --- database.dev: portable/dbdev/ installed as `dbdev install` does ------------------------
+# dbdev's CLI reads the package directory (NAME.control, NAME--VERSION.sql,
+# NAME--FROM--TO.sql) and calls pgtle.install_extension(NAME, VERSION, the control
+# file's comment, the script, its requires) for each version's script,
+# pgtle.install_update_path for each update script and pgtle.set_default_version
+# with its default_version; the registry's in-database client (dbdev.install) makes
+# the same registration under the package's name on database.dev (HANDLE@NAME).
+# dbdev_install DIR NAME: those calls, as the owner, from the directory's files.
+dbdev_install() {
+  local dir="$1" name="$2" control f v a b comment requires default
+  control="$(ls "$dir"/*.control)"
+  field() { sed -n "s/^$1 *= *'\{0,1\}\([^']*\)'\{0,1\} *$/\1/p" "$control"; }
+  comment="$(field comment)"; requires="$(field requires)"; default="$(field default_version)"
+  {
+    echo "\\set ON_ERROR_STOP on"
+    for f in "$dir"/*.sql; do
+      v="$(basename "$f" .sql)"; v="${v#*--}"
+      case "$v" in
+        *--*) a="${v%--*}"; b="${v#*--}"
+              echo "\\set body \`cat '$f'\`"
+              echo "SELECT pgtle.install_update_path('$name', '$a', '$b', :'body');" ;;
+        *)    echo "\\set body \`cat '$f'\`"
+              echo "SELECT pgtle.install_extension('$name', '$v', '$comment', :'body', string_to_array(NULLIF('$requires', ''), ','));" ;;
+      esac
+    done
+    echo "SELECT pgtle.set_default_version('$name', '$default');"
+  } | psql -qXAt -U owner -d dbdev -o /dev/null
+}
+qs postgres -c "CREATE DATABASE dbdev OWNER owner" >/dev/null && qs dbdev -c "CREATE EXTENSION pg_tle" || exit 1
+for name in ulid_tsid_portable 'acme@ulid_tsid_portable'; do
+  how=$([ "$name" = ulid_tsid_portable ] && echo "dbdev install --path portable/dbdev" || echo "the registry's dbdev.install('$name')")
+  check "database.dev package as $how: the owner registers portable/dbdev/ (pgtle.install_extension, set_default_version)" \
+    dbdev_install portable/dbdev "$name" 2>>"$WORK/dbdev.log"
+  check "database.dev package: CREATE EXTENSION \"$name\" SCHEMA keys; version $version, 39 functions, keys made and read" bash -c "
+    psql -qXAt -v ON_ERROR_STOP=1 -U owner -d dbdev -c 'CREATE SCHEMA IF NOT EXISTS keys' -c 'CREATE EXTENSION \"$name\" SCHEMA keys' >>$WORK/dbdev.log 2>&1 &&
+    [ \"\$(psql -qXAt -U owner -d dbdev -c \"SELECT (SELECT extversion FROM pg_extension WHERE extname = '$name') || ' ' ||
+         (SELECT count(*) FROM pg_proc WHERE pronamespace = 'keys'::regnamespace) || ' ' ||
+         (SELECT count(*) FROM generate_series(1, 100) WHERE keys.tsid_from_text(keys.tsid_to_text(keys.generate_tsid())) IS NOT NULL
+                                                         AND keys.ulid_from_text(keys.ulid_to_text(keys.generate_ulid())) IS NOT NULL)\" 2>>$WORK/dbdev.log)\" = '$version 39 100' ]"
+  psql -qXAt -U owner -d dbdev -c "DROP EXTENSION IF EXISTS \"$name\"" -o /dev/null -c "SELECT pgtle.uninstall_extension('$name')" >>"$WORK/dbdev.log" 2>&1
+done
+
 # Core names planted in public and in the schema the extension goes into, a cycling
 # counter in public and in the creating session's pg_temp; public first on the path.
 # CREATE EXTENSION by each role, in a session that then makes and converts keys.

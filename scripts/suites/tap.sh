@@ -51,6 +51,18 @@ if [ ${#tap_files[@]} -gt 0 ] && printf '%s\n' "${tap_files[@]}" | grep -q '013_
   check "PostgreSQL 18's uuid regression files for 013_pg18_uuid (scripts/pg-regress-files.sh; log: $LOGS/pg-regress-files-18.log)" \
     test -n "$tap_pg18_uuid"
 fi
+# 014_migrating's pg_uuidv7: Debian's package where the major's suite has one (sid's
+# postgresql-18-pg-uuidv7: what users install), put into the chroot here as root; the
+# test takes the server's packaged extension when it lists one, else the vendored 1.6.0.
+if printf '%s\n' "${tap_files[@]}" | grep -q '014_migrating'; then
+  source "$ROOT/scripts/lib/debian_pkg.sh"
+  debian_pkg "postgresql-$PG_MAJOR-pg-uuidv7"
+  case $? in
+    0) echo "   014_migrating: pg_uuidv7 from Debian's postgresql-$PG_MAJOR-pg-uuidv7 $DEBIAN_PKG_VERSION" ;;
+    2) echo "   014_migrating: pg_uuidv7 1.6.0 from ../shared/vendor ($DEBIAN_PKG_WHY)" ;;
+    *) check "postgresql-$PG_MAJOR-pg-uuidv7 installed into the chroot for 014_migrating (log: $LOGS/apt-postgresql-$PG_MAJOR-pg-uuidv7.log)" false ;;
+  esac
+fi
 # 16+'s test modules copy a cluster made once (INITDB_TEMPLATE) where a test would
 # run initdb with no options of its own (as PostgreSQL's own check-world does):
 # the same files, a copy instead of some 25 initdb runs a major. 13's and 15's

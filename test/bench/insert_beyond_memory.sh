@@ -31,7 +31,9 @@
 # skipped with one "skip: KEY: why" line):
 #   uuidv4 (gen_random_uuid()), plpgsql_tsid (test/bench/plpgsql_tsid.sql),
 #   core_uuidv7 (pg_catalog.uuidv7(), 18+), pg_uuidv7 (uuid_generate_v7() of
-#   fboulnois/pg_uuidv7 1.6.0), pg_ulid (gen_ulid() of andrielfn/pg-ulid), bigserial: the
+#   fboulnois/pg_uuidv7: Debian's package where the major's suite has one, sid's
+#   1.7.0 for 18, installed into the chroot; else 1.6.0 from ../shared/vendor),
+#   pg_ulid (gen_ulid() of andrielfn/pg-ulid), bigserial: the
 #   baselines and C anchors, in a server without this extension; then ours, in a
 #   server with it: ulid (generate_ulid()), ulid_monotonic
 #   (generate_ulid_monotonic()), generate_uuidv7, tsid (tsid DEFAULT
@@ -202,6 +204,14 @@ mem_cluster_start() {  # NAME PORT conf...
 if [ -n "${PG_CHROOT:-}" ]; then ANCHOR_DIR="$PG_CHROOT/var/tmp/ulid_tsid_anchors_${NAME_PREFIX}_$$"; else ANCHOR_DIR="$TMP/vendor"; fi
 ANCHOR_SQL_pg_uuidv7=""; ANCHOR_SQL_pg_ulid=""
 ANCHOR_WHY_pg_uuidv7=""; ANCHOR_WHY_pg_ulid=""
+PG_UUIDV7_FROM="fboulnois/pg_uuidv7 1.6.0 from ../shared/vendor, C"
+# pg_uuidv7 as users install it: Debian's package for a chroot major whose suite has one.
+pg_uuidv7_packaged() {
+  [ -n "${PG_MAJOR:-}" ] || return 1
+  source "$ROOT/scripts/lib/debian_pkg.sh"
+  debian_pkg "postgresql-$PG_MAJOR-pg-uuidv7" || return 1
+  PG_UUIDV7_FROM="fboulnois/pg_uuidv7 from Debian's postgresql-$PG_MAJOR-pg-uuidv7 $DEBIAN_PKG_VERSION, C"
+}
 anchor_build() {  # key tarball
   local key="$1" tarball="$2" top src dir
   src="$VENDOR/$tarball"; top="${tarball%.tar.gz}"
@@ -357,8 +367,17 @@ if [ -n "${base_keys// /}" ]; then
         core_uuidv7)
           [ "$(q -c "SHOW server_version_num")" -ge 180000 ] ||
             { echo "skip: core_uuidv7: the core's uuidv7() is PostgreSQL 18's (this server is $(q -c "SHOW server_version"))"; continue; } ;;
-        pg_uuidv7|pg_ulid)
-          tb=pg_uuidv7-1.6.0.tar.gz; [ "$k" = pg_ulid ] && tb=pg-ulid-b5fee2a.tar.gz
+        pg_uuidv7)
+          if pg_uuidv7_packaged; then
+            q -c "CREATE EXTENSION pg_uuidv7" >/dev/null 2>"$TMP/anchor-$k.err" ||
+              { echo "skip: $k: CREATE EXTENSION pg_uuidv7 fails here: $(grep -m1 ERROR "$TMP/anchor-$k.err")"; continue; }
+          else
+            anchor_build "$k" pg_uuidv7-1.6.0.tar.gz || { why="ANCHOR_WHY_$k"; echo "skip: $k: ${!why}"; continue; }
+            q -f "$ANCHOR_SQL_pg_uuidv7" >/dev/null 2>"$TMP/anchor-$k.err" || { echo "skip: $k: its script fails here: $(grep -m1 ERROR "$TMP/anchor-$k.err")"; continue; }
+          fi
+          echo "pg_uuidv7: $PG_UUIDV7_FROM" ;;
+        pg_ulid)
+          tb=pg-ulid-b5fee2a.tar.gz
           anchor_build "$k" "$tb" || { why="ANCHOR_WHY_$k"; echo "skip: $k: ${!why}"; continue; }
           sqlf="ANCHOR_SQL_$k"
           q -f "${!sqlf}" >/dev/null 2>"$TMP/anchor-$k.err" || { echo "skip: $k: its script fails here: $(grep -m1 ERROR "$TMP/anchor-$k.err")"; continue; } ;;
@@ -461,7 +480,7 @@ echo "CSV: $SUMMARY, per step: $STEPS_CSV ($SECONDS s)"
   echo "- one writer: $STEP_ROWS rows a step (one INSERT ... SELECT FROM generate_series, ~100-byte rows), ${UUIDV4_STEPS:-$STEPS} steps per key; UUIDv4 ran first until its index was ${TARGET_X}x the limit (step ${UUIDV4_CROSS:-?}), then $TAIL more; it passed the limit itself at ${UUIDV4_LIMIT_ROWS:-?} rows"
   echo "- then $CLIENTS writers (pgbench -c $CLIENTS -j 2) for ${CONC_SECS}s of single-row inserts and ${CONC_SECS}s of $BATCH-row inserts, on the index at its largest, with the limit at $CONC_LIMIT_MB MB (12 MB more a writer, for its backend's own memory)"
   echo "- rows_s_1w_window: one writer over the steps where UUIDv4's index was >= ${TARGET_X}x the limit; idx_blks_read from pg_statio_user_indexes (the server's reads of index blocks: shared_buffers misses, which past the limit come from the disk); density from pgstattuple"
-  echo "- keys: ours (this extension, no preload): ulid = generate_ulid(), ulid_monotonic = generate_ulid_monotonic(), generate_uuidv7, tsid = tsid DEFAULT generate_tsid(), bigint_tsid = bigint DEFAULT generate_tsid(); anchors: pg_uuidv7 = uuid_generate_v7() (fboulnois/pg_uuidv7 1.6.0, C), pg_ulid = gen_ulid() (andrielfn/pg-ulid b5fee2a, C), core_uuidv7 = PostgreSQL 18's uuidv7(); seed: plpgsql_tsid (test/bench/plpgsql_tsid.sql); references: bigserial, uuidv4 = gen_random_uuid()"
+  echo "- keys: ours (this extension, no preload): ulid = generate_ulid(), ulid_monotonic = generate_ulid_monotonic(), generate_uuidv7, tsid = tsid DEFAULT generate_tsid(), bigint_tsid = bigint DEFAULT generate_tsid(); anchors: pg_uuidv7 = uuid_generate_v7() ($PG_UUIDV7_FROM), pg_ulid = gen_ulid() (andrielfn/pg-ulid b5fee2a, C), core_uuidv7 = PostgreSQL 18's uuidv7(); seed: plpgsql_tsid (test/bench/plpgsql_tsid.sql); references: bigserial, uuidv4 = gen_random_uuid()"
   echo
   csv_markdown "$SUMMARY"
   echo

@@ -267,16 +267,35 @@ CREATE TABLE old_keys AS SELECT n, id::text AS text, ulid_to_timestamp(id) AS ma
 	is(q1($db, q{SET search_path = public, ulid_tsid; SELECT (SELECT id FROM things WHERE n = 0) > max(id) FROM things WHERE n > 0}), 't',
 		'pg-ulid: a new key follows the old ones');
 }
+# pg_uuidv7 as users install it where Debian packages it for this major (sid's
+# postgresql-18-pg-uuidv7, put into the chroot by scripts/suites/tap.sh): CREATE
+# EXTENSION pg_uuidv7, ulid_tsid beside it, the default moved, then DROP EXTENSION
+# pg_uuidv7 with every key kept. Elsewhere the vendored 1.6.0, loaded from the
+# test's own build (not an extension there: nothing to drop).
+my $uuidv7_packaged = $node->safe_psql('postgres',
+	q{SELECT default_version FROM pg_available_extensions WHERE name = 'pg_uuidv7'});
 SKIP:
 {
-	my ($dir, $why) = vendor_build('pg_uuidv7-1.6.0.tar.gz', 'pg_uuidv7');
-	skip "pg_uuidv7: $why", 4 unless $dir;
-	my $db = db('pg_uuidv7');
-	open my $fh, '<', "$dir/sql/pg_uuidv7--1.6.sql" or die $!;
-	my $script = do { local $/; <$fh> };
-	$script =~ s/^\\echo.*$//mg;
-	$script =~ s/'MODULE_PATHNAME'/'$dir\/pg_uuidv7.so'/g;
-	q1($db, $script . q{
+	my $db;
+	if ($uuidv7_packaged ne '')
+	{
+		$db = db('pg_uuidv7');
+		q1($db, q{CREATE EXTENSION pg_uuidv7});
+		note('pg_uuidv7: the server\'s packaged extension, version ' . q1($db, q{SELECT extversion FROM pg_extension WHERE extname = 'pg_uuidv7'}));
+	}
+	else
+	{
+		my ($dir, $why) = vendor_build('pg_uuidv7-1.6.0.tar.gz', 'pg_uuidv7');
+		skip "pg_uuidv7: $why", 4 unless $dir;
+		$db = db('pg_uuidv7');
+		open my $fh, '<', "$dir/sql/pg_uuidv7--1.6.sql" or die $!;
+		my $script = do { local $/; <$fh> };
+		$script =~ s/^\\echo.*$//mg;
+		$script =~ s/'MODULE_PATHNAME'/'$dir\/pg_uuidv7.so'/g;
+		q1($db, $script);
+		note('pg_uuidv7: 1.6.0 from ../shared/vendor, its functions loaded from the test\'s build');
+	}
+	q1($db, q{
 CREATE TABLE sessions (id uuid PRIMARY KEY DEFAULT uuid_generate_v7(), n int);
 INSERT INTO sessions (n) SELECT n FROM generate_series(1, 2000) n;
 CREATE TABLE old_keys AS SELECT n, id, uuid_v7_to_timestamptz(id) AS made_at FROM sessions;
@@ -291,6 +310,18 @@ SELECT pg_sleep(0.002);});
 		't', 'pg_uuidv7: new keys are version 7 and follow the old ones');
 	is(q1($db, q{SELECT uuid_timestamptz_to_v7('2024-05-06 07:08:09.123Z', true) = uuidv7_lower_bound('2024-05-06 07:08:09.123Z')}),
 		't', 'pg_uuidv7: uuid_timestamptz_to_v7(t, true) is uuidv7_lower_bound(t)');
+	if ($uuidv7_packaged ne '')
+	{
+		my $before = q1($db, q{SELECT count(*) || ' ' || md5(string_agg(id::text, ',' ORDER BY n)) FROM sessions});
+		my ($out, $err) = ('', '');
+		my $rc = $node->psql($db, q{DROP EXTENSION pg_uuidv7}, stdout => \$out, stderr => \$err, on_error_stop => 1);
+		ok($rc == 0, 'pg_uuidv7: DROP EXTENSION pg_uuidv7 once the default moved (nothing depends on it)') or diag $err;
+		q1($db, q{INSERT INTO sessions (n) SELECT -n FROM generate_series(101, 110) n});
+		is(q1($db, q{SELECT count(*) || ' ' || md5(string_agg(id::text, ',' ORDER BY n)) FROM sessions WHERE n NOT BETWEEN -110 AND -101})
+			. ' ' . q1($db, q{SELECT count(*) FROM pg_extension WHERE extname = 'pg_uuidv7'})
+			. ' ' . q1($db, q{SELECT NOT EXISTS (SELECT 1 FROM sessions a JOIN sessions b ON a.id <= b.id WHERE a.n BETWEEN -110 AND -101 AND b.n > 0)}),
+			"$before 0 t", 'pg_uuidv7: after DROP EXTENSION every key is there with its bytes, and new keys follow');
+	}
 }
 
 # ---- UUIDv4 and core 18's uuidv7() defaults --------------------------------
