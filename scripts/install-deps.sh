@@ -7,12 +7,20 @@
 #   bash scripts/install-deps.sh --build         only what building and installing
 #                                                the extension needs (the README's list)
 #   bash scripts/install-deps.sh --chroot-tools  only what scripts/chroot.sh needs
+#   bash scripts/install-deps.sh --assert        only what the assert lane's server
+#                                                build needs (scripts/pg-assert.sh)
 set -euo pipefail
 
 # Building: a C++17 compiler, make, libsodium's headers, the server's -dev
 # package (pg_config, server headers) and clang for the LLVM bitcode PGXS
 # compiles for a server built with LLVM (bookworm's 15 names clang-14).
 BUILD_PACKAGES=(make g++ clang-14 llvm-14 libsodium-dev postgresql-server-dev-15 postgresql-15)
+
+# The assert lane (scripts/suites/assert.sh): the host's PostgreSQL built from its
+# Debian source package with the options scripts/pg-assert.sh gives configure, and
+# IPC::Run for the TAP test modules. All of them are in the full list below too.
+ASSERT_PACKAGES=(make gcc bison flex perl pkg-config dpkg-dev libreadline-dev zlib1g-dev
+  libssl-dev libicu-dev libxml2-dev libxslt1-dev liblz4-dev libzstd-dev libipc-run-perl)
 
 PACKAGES=(
   make g++ clang clang-14 libclang-rt-14-dev llvm-14 pkg-config
@@ -33,6 +41,8 @@ PACKAGES=(
   equivs devscripts iproute2
   # Citus's build (scripts/suites/citus.sh), beyond the server's -dev package
   libicu-dev libkrb5-dev liblz4-dev libzstd-dev libxslt1-dev
+  # the assert lane's server build (scripts/pg-assert.sh), beyond the above
+  libxml2-dev
 )
 # node and npm for the node-postgres client test: Debian's, unless the machine
 # already has both (NodeSource's nodejs bundles npm and conflicts with Debian's).
@@ -41,6 +51,7 @@ if ! command -v node >/dev/null || ! command -v npm >/dev/null; then PACKAGES+=(
 # start making the chroots while the rest installs.
 [ "${1:-}" = --chroot-tools ] && PACKAGES=(debootstrap debian-archive-keyring gpgv ca-certificates util-linux xz-utils gzip bzip2)
 [ "${1:-}" = --build ] && PACKAGES=("${BUILD_PACKAGES[@]}")
+[ "${1:-}" = --assert ] && PACKAGES=("${ASSERT_PACKAGES[@]}")
 
 missing=()
 for p in "${PACKAGES[@]}"; do
