@@ -16,7 +16,7 @@
 # The source comes through a private apt configuration under the cache (a deb-src
 # line for the host's suite; the mirror is the one the machine's own apt sources
 # name, or ULID_TSID_DEBIAN_MIRROR): the system's apt setup is left as it is.
-# Cache: ${ULID_TSID_CACHE:-/var/cache/ulid_tsid}/assert-MAJOR (prefix/, build.log,
+# Cache: ${ULID_TSID_CACHE:-/var/cache/ulid_tsid}/assert-MAJOR (postgresql/: the prefix, build.log,
 # SOURCE: the source package's version). Remove the directory to rebuild.
 set -euo pipefail
 umask 022
@@ -27,7 +27,10 @@ major="${ASSERT_PG_MAJOR:-$(/usr/bin/pg_config --version | sed -nE 's/^PostgreSQ
 [ -n "$major" ] || { echo "cannot tell the host's PostgreSQL major (/usr/bin/pg_config)"; exit 1; }
 cache="${ULID_TSID_CACHE:-/var/cache/ulid_tsid}"
 out="$cache/assert-$major"
-prefix="$out/prefix"
+# "postgresql" in the prefix: Debian's 50-per-version-dirs.patch forces pkglibdir (the
+# modules and pgxs) to /usr/lib/postgresql/MAJOR/lib, the host's, unless libdir names
+# "postgres" or "pgsql". The build checks every installation directory anyway.
+prefix="$out/postgresql"
 built() { [ -f "$out/SOURCE" ] && [ -x "$prefix/bin/pg_config" ] && [ -x "$prefix/lib/pgxs/src/test/regress/pg_regress" ]; }
 if built; then echo "$prefix" >&3; exit 0; fi
 [ -z "$cached_only" ] || exit 1
@@ -55,8 +58,17 @@ echo "building $(basename "$dsc" .dsc) into $prefix"
 (cd "$src/tree" &&
   ./configure --prefix="$prefix" --enable-cassert --enable-debug --enable-tap-tests \
     --with-openssl --with-icu --with-libxml --with-libxslt --with-lz4 --with-zstd \
-    --with-system-tzdata=/usr/share/zoneinfo CFLAGS="-O2 -fno-omit-frame-pointer" &&
-  make -j"$(nproc)" world-bin && make install-world-bin) >>"$log" 2>&1 ||
+    --with-system-tzdata=/usr/share/zoneinfo CFLAGS="-O2 -fno-omit-frame-pointer") >>"$log" 2>&1 ||
+  { tail -n 30 "$log"; echo "configure failed (log: $log)"; exit 1; }
+# Every directory `make install` writes must be under the prefix: never the host's
+# installation (Debian's patches move some of them).
+dirs="$(printf 'include src/Makefile.global\nshow:\n\t@echo $(%s)\n' \
+  'bindir) $(libdir) $(pkglibdir) $(pgxsdir) $(bitcodedir) $(includedir) $(pkgincludedir) $(includedir_server) $(includedir_internal) $(datadir) $(sysconfdir) $(docdir) $(localedir) $(mandir' |
+  make -s -C "$src/tree" -f - top_builddir=. show)" || { echo "cannot read the build's installation directories"; exit 1; }
+for d in $dirs; do
+  case "$d" in "$prefix"|"$prefix"/*) ;; *) echo "the build would install into $d, outside $prefix: stopped"; exit 1 ;; esac
+done
+(cd "$src/tree" && make -j"$(nproc)" world-bin && make install-world-bin) >>"$log" 2>&1 ||
   { tail -n 30 "$log"; echo "the assert-enabled build failed (log: $log)"; exit 1; }
 basename "$dsc" .dsc >"$out/SOURCE"
 # The build tree (some 700 MB of objects) goes; the source stays beside it for gdb.
