@@ -118,10 +118,14 @@ FROM ulid_tsid_mark m, ulid_tsid_mark_floor f, ulid_tsid_mark_dumped d;
 -- ulid_tsid_status(): one row, for any role.
 SET ROLE regress_ulid_owner;
 SELECT mark IS NOT NULL AS has_mark, mark_floor IS NOT NULL AS has_floor,
-       lead <= interval '1 second' AS lead_small, max_lead, preloaded, standby, node_bits, node_id,
-       tsid_slot_bits + tsid_counter_bits + node_bits = 22 AS bits_add_up
+       lead <= interval '1 second' AS lead_small, max_lead, preloaded IS NOT NULL AS has_preloaded,
+       standby, node_bits, node_id, tsid_slot_bits + tsid_counter_bits + node_bits = 22 AS bits_add_up
 FROM ulid_tsid_status();
 RESET ROLE;
+-- preloaded: whether the server loaded the library at its start (the regress suite
+-- runs both ways; shared_preload_libraries is for superusers to read).
+SELECT preloaded = (pg_catalog.current_setting('shared_preload_libraries') ~ 'ulid_tsid') AS preloaded_as_set
+FROM ulid_tsid_status();
 
 -- Raising: the extension's owner (and a superuser) may; it never lowers; values
 -- of this session follow at once.
