@@ -9,7 +9,7 @@
 # own under the cache; nothing touches the host's installation.
 #
 #   bash scripts/pg-assert.sh           -> prints one line: the prefix (PREFIX/bin/pg_config);
-#                                          builds it first when it is not there (about 7
+#                                          builds it first when it is not there (5 to 8
 #                                          minutes on 2 cores)
 #   bash scripts/pg-assert.sh --cached  -> the same, but exits 1 without building
 #
