@@ -10,6 +10,8 @@
 #                                                the installed pg_config's, else 15; not the
 #                                                server itself
 #   bash scripts/install-deps.sh --chroot-tools  only what scripts/chroot.sh needs
+#   bash scripts/install-deps.sh --assert        only what the assert lane's server
+#                                                build needs (scripts/pg-assert.sh)
 set -euo pipefail
 
 # Building: a C++17 compiler, make, libsodium's headers, the server's -dev
@@ -24,6 +26,12 @@ build_major() {
   fi
   echo 15
 }
+
+# The assert lane (scripts/suites/assert.sh): the host's PostgreSQL built from its
+# Debian source package with the options scripts/pg-assert.sh gives configure, and
+# IPC::Run for the TAP test modules. All of them are in the full list below too.
+ASSERT_PACKAGES=(make gcc bison flex perl pkg-config dpkg-dev libreadline-dev zlib1g-dev
+  libssl-dev libicu-dev libxml2-dev libxslt1-dev liblz4-dev libzstd-dev libipc-run-perl)
 
 PACKAGES=(
   make g++ clang clang-14 libclang-rt-14-dev llvm-14 pkg-config
@@ -44,6 +52,8 @@ PACKAGES=(
   equivs devscripts iproute2
   # Citus's build (scripts/suites/citus.sh), beyond the server's -dev package
   libicu-dev libkrb5-dev liblz4-dev libzstd-dev libxslt1-dev
+  # the assert lane's server build (scripts/pg-assert.sh), beyond the above
+  libxml2-dev
 )
 # node and npm for the node-postgres client test: Debian's, unless the machine
 # already has both (NodeSource's nodejs bundles npm and conflicts with Debian's).
@@ -56,6 +66,7 @@ if [ "${1:-}" = --build ]; then
   case "$major" in ''|*[!0-9]*) echo "install-deps: not a PostgreSQL major: $major" >&2; exit 2 ;; esac
   PACKAGES=(make g++ libsodium-dev "postgresql-server-dev-$major")
 fi
+[ "${1:-}" = --assert ] && PACKAGES=("${ASSERT_PACKAGES[@]}")
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -23,25 +23,14 @@ have_all() { local n; for n in "$@"; do [ -f "$out/sql/$n.sql" ] && [ -f "$out/e
 if have_all "$@"; then echo "$out" >&3; exit 0; fi
 case "$major" in 13) suite=bullseye ;; 15) suite=bookworm ;; 17) suite=trixie ;; 18) suite=sid ;; 19) suite=experimental ;;
   *) echo "no Debian suite known for PostgreSQL $major"; exit 1 ;; esac
-mirror="${ULID_TSID_DEBIAN_MIRROR:-$(sed -n 's|^URIs: *\(http[^ ]*/debian\)/*$|\1|p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n1)}"
-[ -n "$mirror" ] || mirror="$(awk '$1 == "deb" && $2 ~ /\/debian\/?$/ { print $2; exit }' /etc/apt/sources.list 2>/dev/null)"
-[ -n "$mirror" ] || { echo "no Debian mirror in the machine's apt sources (set ULID_TSID_DEBIAN_MIRROR)"; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/lib/debian_source.sh"
+debian_mirror >/dev/null || exit 1
 mkdir -p "$cache/locks" || { echo "cannot create $cache"; exit 1; }
 exec 9>"$cache/locks/regress-$major"; flock 9
 if have_all "$@"; then echo "$out" >&3; exit 0; fi
 apt_dir="$cache/apt-regress/$suite"
-mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-echo "deb-src $([ -f $keyring ] && echo "[signed-by=$keyring] ")$mirror $suite main" >"$apt_dir/sources.list"
-opts=(-o "Dir::Etc::sourcelist=$apt_dir/sources.list" -o "Dir::Etc::sourceparts=-"
-  -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache" -o "Acquire::Check-Valid-Until=false"
-  -o "Acquire::Languages=none" -o "Dir::Cache::pkgcache=" -o "Dir::Cache::srcpkgcache=")
-log="$apt_dir/apt.log"
-apt-get "${opts[@]}" update >"$log" 2>&1 || { echo "cannot read Debian's $suite index from $mirror ($(grep -m1 '^E:' "$log" || tail -n1 "$log"))"; exit 1; }
-dl="$apt_dir/download"; rm -rf "$dl"; mkdir -p "$dl"
-if [ "$(id -u)" -eq 0 ] && id _apt >/dev/null 2>&1; then chown _apt "$dl"; fi
-(cd "$dl" && apt-get "${opts[@]}" source --download-only "postgresql-$major" >>"$log" 2>&1) ||
-  { echo "apt-get source postgresql-$major: $(grep -m1 '^E:' "$log" || tail -n1 "$log")"; exit 1; }
+dl="$apt_dir/download"
+debian_source_download "postgresql-$major" "$suite" "$apt_dir" "$dl" || exit 1
 orig="$(ls "$dl"/postgresql-"$major"_*.orig.tar.* 2>/dev/null | head -n1)"
 [ -n "$orig" ] || { echo "no upstream tarball in postgresql-$major's source package"; exit 1; }
 tmp="$out.tmp"; rm -rf "$tmp"; mkdir -p "$tmp/sql" "$tmp/expected"

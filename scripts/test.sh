@@ -9,6 +9,9 @@
 #   bash scripts/test.sh                          everything
 #   PG_MAJORS=18 bash scripts/test.sh             server suites on 18 only
 #   SUITES="unit regress" bash scripts/test.sh    a subset
+#   SUITES=assert bash scripts/test.sh            the assert lane (scripts/suites/assert.sh),
+#                                                 never run by default, and here only when its
+#                                                 server is already built (it skips otherwise)
 #
 # Each suite is a program (scripts/suites/NAME.sh) with one contract: it runs, prints
 # its checks, ends with "N passed, N failed" and exits 0 only when none failed; a
@@ -145,10 +148,14 @@ CITUS_AHEAD_15=$!
 
 # The pure core, once, no server involved: in the background beside the majors'
 # lanes (fuzzing is CPU-bound, the server suites mostly wait), printed at the end;
-# then buildd, once (its own fresh chroots, none of the majors' servers).
+# then buildd, once (its own fresh chroots, none of the majors' servers), and the
+# assert lane when SUITES names it (its own server, ports and lock).
 (
   PASSED=0; FAILED=0
   for suite in sql_names unit sanitizers fuzz buildd; do wanted "$suite" && { run "$suite" || true; }; done
+  # Not in the default SUITES: the test command keeps its time (the lane's own
+  # command builds its server and takes minutes more).
+  wanted assert && { run assert ASSERT_CACHED_ONLY=1 || true; }
   echo "$PASSED $FAILED" >"$RUNLOGS/totals-core"
 ) >"$RUNLOGS/core.out" 2>&1 &
 CORE_JOB=$!

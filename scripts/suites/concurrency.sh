@@ -31,7 +31,7 @@ conc_check() {  # conc_check LABEL CONDITION-RESULT(t/f)
 for mode in plain preloaded; do
   conf=()
   [ "$mode" = preloaded ] && conf=("shared_preload_libraries = 'ulid_tsid'")
-  cluster_start "concurrency_$mode" 55432 "${conf[@]}" || exit 1
+  cluster_start "concurrency_$mode" $((55432 + PG_PORT_SHIFT)) "${conf[@]}" || exit 1
   psql -qX -v ON_ERROR_STOP=1 -c "CREATE EXTENSION ulid_tsid" >/dev/null
   for gen in generate_tsid generate_ulid; do
     table="keys_${gen}"

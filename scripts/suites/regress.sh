@@ -4,6 +4,7 @@
 # a check that every test file in sql/ (all of them are the Makefile's REGRESS) has
 # its expected output.
 #   PG_MAJOR=17 bash scripts/suites/regress.sh
+#   REGRESS_PRELOAD=1 ...   the same with shared_preload_libraries = 'ulid_tsid'
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/pg.sh"
 cd "$ROOT"
@@ -16,8 +17,13 @@ for f in sql/*.sql; do
 done
 check "every sql/*.sql test has its expected output${missing:+ (not:$missing)}" test -z "$missing"
 pg_copy_tree
-cluster_start regress 55431 || exit 1
-log="$LOGS/regress-$PG_MAJOR.log"
+regress_conf=() regress_name="regress-$PG_MAJOR"
+if [ -n "${REGRESS_PRELOAD:-}" ]; then
+  regress_conf=("shared_preload_libraries = 'ulid_tsid'") regress_name="regress-$PG_MAJOR-preloaded"
+  SUITE_LABEL="$SUITE_LABEL, preloaded"
+fi
+cluster_start regress $((55431 + PG_PORT_SHIFT)) "${regress_conf[@]}" || exit 1
+log="$LOGS/$regress_name.log"
 (cd "$PG_SRC" && rm -f regression.diffs && pg_in make installcheck) >"$log" 2>&1
 regress_rc=$?
 grep -E '^(test |ok |not ok | +[a-z_]+ +\.\.\.)|^ *(ok|FAILED)' "$log" || true
@@ -25,7 +31,7 @@ ok=$(grep -cE '(\.\.\. ok|^ok )' "$log")
 bad=$(grep -cE '(\.\.\. FAILED|^not ok )' "$log")
 if [ "$regress_rc" -ne 0 ] && [ "$bad" -eq 0 ]; then bad=1; tail -30 "$log"; fi
 if [ -f "$PG_SRC/regression.diffs" ]; then
-  cp "$PG_SRC/regression.diffs" "$LOGS/regression-$PG_MAJOR.diffs"; head -200 "$PG_SRC/regression.diffs"
+  cp "$PG_SRC/regression.diffs" "$LOGS/${regress_name/regress/regression}.diffs"; head -200 "$PG_SRC/regression.diffs"
 fi
 tally regress "$ok" "$bad"
 cluster_stop regress
