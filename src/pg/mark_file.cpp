@@ -137,11 +137,13 @@ bool node_mark_write(std::int64_t ms, bool lower, bool wait) {
     return true;
   }
   const char* failed = nullptr;
+  const char* failed_path = path;
   int failed_errno = 0;
   bool existed = true;
   int fd = -1;
   if (MakePGDirectory(kNodeMarkDir) < 0 && errno != EEXIST) {
     failed = "create directory";
+    failed_path = kNodeMarkDir;
     failed_errno = errno;
   } else {
     existed = access(path, F_OK) == 0;
@@ -176,7 +178,7 @@ bool node_mark_write(std::int64_t ms, bool lower, bool wait) {
   }
   UnlockRelationOid(g_location.relid[kFloorSeq], ShareUpdateExclusiveLock);
   if (failed != nullptr) {
-    node_mark_fault(failed, strcmp(failed, "create directory") == 0 ? kNodeMarkDir : path, failed_errno, false);
+    node_mark_fault(failed, failed_path, failed_errno, false);
   } else {
     node_mark_fault_cleared(false);
   }

@@ -402,7 +402,7 @@ bool key_of(const TimePredicate& predicate, Index relid) {
   if (IsA(key, RelabelType)) key = reinterpret_cast<Node*>(reinterpret_cast<RelabelType*>(key)->arg);
   if (!IsA(key, Var)) return false;
   const Var* var = reinterpret_cast<const Var*>(key);
-  return var->varno == static_cast<int>(relid) && var->varlevelsup == 0;
+  return static_cast<long>(var->varno) == static_cast<long>(relid) && var->varlevelsup == 0;  // Index before 16, int since
 }
 
 // `quals` (a qualification as the planner keeps it once preprocessed: a list
