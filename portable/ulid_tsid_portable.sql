@@ -677,9 +677,20 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
 $fn$;
 COMMENT ON FUNCTION @extschema@.ulid_to_timestamp(pg_catalog.uuid) IS 'creation time of a ULID kept in a uuid as a UTC timestamp, to the millisecond, as the native ulid_to_timestamp()';
 
+-- A time out of range is told as the native function tells it: as a timestamp,
+-- without a zone.
 CREATE OR REPLACE FUNCTION @extschema@.ulid_from_timestamp(t pg_catalog.timestamp) RETURNS pg_catalog.uuid
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
-  SELECT @extschema@.ulid_lower_bound(pg_catalog.timezone('UTC', t))
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $fn$
+BEGIN
+  RETURN @extschema@.ulid_lower_bound(pg_catalog.timezone('UTC', t));
+EXCEPTION WHEN numeric_value_out_of_range THEN
+  RAISE EXCEPTION USING ERRCODE := 'numeric_value_out_of_range',
+    MESSAGE := pg_catalog.format('timestamp out of range for ulid: "%s"', t),
+    DETAIL := pg_catalog.format('A ulid holds times from %s to %s.',
+                                pg_catalog.timezone('UTC', @extschema@.ulid_tsid_portable_from_unix_ms(0)),
+                                pg_catalog.timezone('UTC', @extschema@.ulid_tsid_portable_from_unix_ms(281474976710655)
+                                                           OPERATOR(pg_catalog.+) '999 microseconds'::pg_catalog.interval));
+END
 $fn$;
 COMMENT ON FUNCTION @extschema@.ulid_from_timestamp(pg_catalog.timestamp) IS 'smallest ULID (in a uuid) of a UTC timestamp''s millisecond, as the native ulid_from_timestamp()';
 
