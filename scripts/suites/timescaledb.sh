@@ -29,24 +29,13 @@ rm -rf "$WORK"; mkdir -p "$WORK"
 t_start=$SECONDS
 
 # --- TimescaleDB: Debian's package for this major (as the partman suite installs its own) ---
-pkg_installed() { pg_in dpkg-query -W -f='${Status}' "$PKG" 2>/dev/null | grep -q 'install ok installed'; }
-if ! pkg_installed; then
-  if [ -z "$PG_CHROOT" ]; then
-    echo "   -    skipped on PostgreSQL $PG_MAJOR: $PKG is not installed on the host (Debian bookworm has none)"
-    exit 0
-  fi
-  candidate="$(pg_in apt-cache policy "$PKG" 2>/dev/null | awk '$1 == "Candidate:" { print $2 }')"
-  if [ -z "$candidate" ] || [ "$candidate" = "(none)" ]; then
-    echo "   -    skipped on PostgreSQL $PG_MAJOR: Debian has no $PKG (apt-cache policy in the $(basename "$PG_CHROOT") chroot finds none)"
-    exit 0
-  fi
-  echo "   installing $PKG $candidate into the $(basename "$PG_CHROOT") chroot"
-  if ! ( flock 9; pkg_installed || pg_in env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 \
-           install -y --no-install-recommends "$PKG" </dev/null
-       ) 9>>"$ULID_TSID_CACHE/locks/timescaledb-apt-$(basename "$PG_CHROOT")" >"$WORK/apt.log" 2>&1; then
-    tail -5 "$WORK/apt.log"; tally "installing $PKG" 0 1; exit 1
-  fi
-fi
+source "$ROOT/scripts/lib/debian_pkg.sh"
+debian_pkg "$PKG"
+case $? in
+  0) ;;
+  2) echo "   -    skipped on PostgreSQL $PG_MAJOR: $DEBIAN_PKG_WHY"; exit 0 ;;
+  *) tally "installing $PKG" 0 1; exit 1 ;;
+esac
 
 q() { psql -qXAt -v ON_ERROR_STOP=1 -c "SET client_min_messages = error" "$@"; }
 sql_true() { [ "$(q -c "$1" 2>>"$WORK/errors.log")" = t ]; }

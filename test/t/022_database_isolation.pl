@@ -30,14 +30,8 @@ $node->safe_psql('a', 'CREATE EXTENSION ulid_tsid', extra_params => [ '-U', 'ali
 $node->safe_psql('b', 'CREATE EXTENSION ulid_tsid', extra_params => [ '-U', 'bob' ]);
 my %oid = map { $_ => $node->safe_psql('postgres', "SELECT oid FROM pg_database WHERE datname = '$_'") } qw(a b);
 
-# Whether each generator's key is at today's time: within 1.5 s of the clock
-# (a session right after a restart starts up to the one-second reservation
-# ahead), one row: ulid|tsid|uuidv7|monotonic.
-my $leads_sql = q{SELECT (abs(extract(epoch FROM ulid_timestamp(generate_ulid()) - clock_timestamp())) < 1.5)
- || '|' || (abs(extract(epoch FROM tsid_timestamp(generate_tsid()) - clock_timestamp())) < 1.5)
- || '|' || (abs(extract(epoch FROM uuidv7_timestamp(generate_uuidv7()) - clock_timestamp())) < 1.5)
- || '|' || (abs(extract(epoch FROM ulid_timestamp(generate_ulid_monotonic()) - clock_timestamp())) < 1.5)};
-my $today = 'true|true|true|true';
+# Each generator's new key at today's time: ulid|tsid|uuidv7|monotonic.
+my ($leads_sql, $today) = keys_at_clock_sql();
 
 # psql as a role: (exit code, stdout, stderr).
 sub as_role

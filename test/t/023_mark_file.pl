@@ -27,14 +27,8 @@ use Test::More;
 use File::Path qw(rmtree);
 use UlidTsid;
 
-# Whether each generator's key is at today's time: within 1.5 s of the clock
-# (a session right after a restart starts up to the one-second reservation
-# ahead), one row: ulid|tsid|uuidv7|monotonic.
-my $leads_sql = q{SELECT (abs(extract(epoch FROM ulid_timestamp(generate_ulid()) - clock_timestamp())) < 1.5)
- || '|' || (abs(extract(epoch FROM tsid_timestamp(generate_tsid()) - clock_timestamp())) < 1.5)
- || '|' || (abs(extract(epoch FROM uuidv7_timestamp(generate_uuidv7()) - clock_timestamp())) < 1.5)
- || '|' || (abs(extract(epoch FROM ulid_timestamp(generate_ulid_monotonic()) - clock_timestamp())) < 1.5)};
-my $today = 'true|true|true|true';
+# Each generator's new key at today's time: ulid|tsid|uuidv7|monotonic.
+my ($leads_sql, $today) = keys_at_clock_sql();
 # Keys for 3 s, one every 10 ms: three or four reservations of the mark.
 my $keys_for_a_while = q{DO $$ BEGIN FOR i IN 1 .. 300 LOOP
   PERFORM generate_ulid(), generate_tsid(), generate_uuidv7(), generate_ulid_monotonic(); PERFORM pg_sleep(0.01);

@@ -19,7 +19,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(usleep);
 
-our @EXPORT = qw(libfaketime start_with_clock clock_offset_to generate_key_round new_node table_fingerprint partition_counts start_psql finish_all poll_until psql_file
+our @EXPORT = qw(keys_at_clock_sql libfaketime start_with_clock clock_offset_to generate_key_round new_node table_fingerprint partition_counts start_psql finish_all poll_until psql_file
   kill_cluster create_acked_table start_clients wait_for_rows collect_clients
   acked_check btree_check hash_index_alone brin_index_alone);
 our @EXPORT_OK = qw(installations);
@@ -27,6 +27,18 @@ our @EXPORT_OK = qw(installations);
 # The cross-version tests' servers (test/t/cross): for each major, the bin
 # directory that ULID_TSID_PG<major>_BINDIR names, checked with one assertion
 # each; a missing one ends the test as failed. Returns (\%bindir, \%install).
+
+# (SQL, expected row) of a check that a new key of each generator is at the
+# clock's time: within 1.5 s of it (a session right after a restart starts up to
+# the one-second reservation ahead), one row: ulid|tsid|uuidv7|monotonic.
+sub keys_at_clock_sql
+{
+	my $near = join(" || '|' || ",
+		map { "(abs(extract(epoch FROM $_ - clock_timestamp())) < 1.5)" }
+		  'ulid_timestamp(generate_ulid())', 'tsid_timestamp(generate_tsid())',
+		  'uuidv7_timestamp(generate_uuidv7())', 'ulid_timestamp(generate_ulid_monotonic())');
+	return ("SELECT $near", 'true|true|true|true');
+}
 
 # The path of libfaketime (Debian's faketime package), or undef.
 sub libfaketime
