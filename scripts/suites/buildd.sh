@@ -32,78 +32,53 @@
 # Measured on 2 cores (`bash scripts/suites/buildd.sh`, the three builds): 234 s from an
 # empty cache (each debootstrap about 30 s), 150 to 180 s warm (CPU about 180 s).
 #   bash scripts/suites/buildd.sh
+#   BUILDD_SUITES="trixie bullseye" BUILDD_DSC=dist/0.4.0/ulid-tsid_0.4.0-1.dsc bash scripts/suites/buildd.sh
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
-source "$ROOT/scripts/lib/debian_chroot.sh"
+source "$ROOT/scripts/lib/fresh_chroot.sh"
 cd "$ROOT" || exit 1
-BD_CACHE="${ULID_TSID_CACHE:-/var/cache/ulid_tsid}/buildd"
+BD_CACHE="$FRESH_CACHE"
 BD_SUITES="${BUILDD_SUITES:-sid sid+19 bookworm}"
-BD_MAX_DAYS="${BUILDD_MAX_DAYS:-14}"
+export FRESH_MAX_DAYS="${BUILDD_MAX_DAYS:-14}" FRESH_TMPFS="${BUILDD_TMPFS:-1}"
 BD_LOGS="$LOGS/buildd"
-BD_KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 bd_started=$SECONDS
-mkdir -p "$BD_CACHE" "$BD_CACHE/../locks"
 rm -rf "$BD_LOGS"; mkdir -p "$BD_LOGS"
 
 if [ "$(id -u)" -ne 0 ]; then check "runs as root (debootstrap, chroot, mount, unshare)" false; exit 1; fi
 bd_mirror="$(debian_mirror)" || { check "a Debian mirror in the machine's apt sources (or ULID_TSID_DEBIAN_MIRROR)" false; exit 1; }
 
-# The source package, from the tree at HEAD plus tracked changes.
+# The source package, from the tree at HEAD plus tracked changes; or BUILDD_DSC, one made
+# before (scripts/release.sh builds the release's source package once and gives it here).
 bd_version=$(sed -n 's/^EXTVERSION *= *//p' Makefile)
 bd_deb_version=$(dpkg-parsechangelog -l debian/changelog -S Version)
-bd_src="$BD_LOGS/source"
-mkdir -p "$bd_src"
-bd_source() { OUT_DIR="$bd_src" PKG_STAGING="$BD_LOGS/staging" bash scripts/package.sh deb-source >"$BD_LOGS/source.log" 2>&1; }
-check "source package ulid-tsid_${bd_deb_version}.dsc: make deb-source (dpkg-source -b of a git archive export; log: $BD_LOGS/source.log)" \
-  bd_source
+if [ -n "${BUILDD_DSC:-}" ]; then
+  bd_src="$(cd "$(dirname "$BUILDD_DSC")" && pwd)"
+  check "source package $BUILDD_DSC (BUILDD_DSC) is ulid-tsid_${bd_deb_version}.dsc" test "${BUILDD_DSC##*/}" = "ulid-tsid_${bd_deb_version}.dsc" -a -f "$BUILDD_DSC"
+else
+  bd_src="$BD_LOGS/source"
+  mkdir -p "$bd_src"
+  bd_source() { OUT_DIR="$bd_src" PKG_STAGING="$BD_LOGS/staging" bash scripts/package.sh deb-source >"$BD_LOGS/source.log" 2>&1; }
+  check "source package ulid-tsid_${bd_deb_version}.dsc: make deb-source (dpkg-source -b of a git archive export; log: $BD_LOGS/source.log)" \
+    bd_source
+fi
 bd_dsc="$bd_src/ulid-tsid_${bd_deb_version}.dsc"
 [ -f "$bd_dsc" ] || exit 1
 
 bd_work=""
-bd_remove() {  # bd_remove DIR: unmount everything under a run's chroot, then remove it
-  unmount_under "$1" self || { echo "   mounts remain under $1: left in place"; return 1; }
-  rm -rf --one-file-system "$1"
-}
 bd_cleanup() {  # the run's chroot
   [ -n "$bd_work" ] && [ -d "$bd_work" ] || return 0
-  bd_remove "$bd_work" && bd_work=""
+  fresh_remove "$bd_work" && bd_work=""
 }
 trap 'rc=$?; bd_cleanup; (exit $rc); suite_end' EXIT
 trap 'exit 143' TERM INT HUP   # a stopped run removes its chroot too
 
-# bd_tarball SUITE LOG: the pristine minimal chroot of SUITE, made once and kept as a
-# tarball: debootstrap's tree, with its apt sources and lists, an apt
-# that takes sid's expired Release files, and no service started by a package.
-bd_tarball() {
-  local suite="$1" log="$2" tar="$BD_CACHE/$1-minbase.tar" tmp t=$SECONDS
-  if [ -f "$tar" ] && [ -z "$(find "$tar" -mtime "+$BD_MAX_DAYS")" ]; then return 0; fi
-  tmp="$BD_CACHE/$suite-minbase.new"
-  rm -rf --one-file-system "$tmp"; mkdir -p "$tmp/etc/dpkg/dpkg.cfg.d"
-  # No fsync per file; no manuals or translations (nothing here reads them).
-  printf '%s\n' force-unsafe-io 'path-exclude=/usr/share/man/*' 'path-exclude=/usr/share/locale/*' \
-    >"$tmp/etc/dpkg/dpkg.cfg.d/00ulid_tsid"
-  local keyring=()
-  [ -f "$BD_KEYRING" ] && keyring=(--keyring="$BD_KEYRING")
-  echo "== debootstrap --variant=minbase $suite $bd_mirror" >>"$log"
-  if ! debootstrap --variant=minbase "${keyring[@]}" "$suite" "$tmp" "$bd_mirror" >>"$log" 2>&1 </dev/null; then
-    rm -rf --one-file-system "$tmp"; return 1
-  fi
-  echo "deb $bd_mirror $suite main" >"$tmp/etc/apt/sources.list"
-  debian_apt_conf "$tmp"
-  chroot "$tmp" apt-get update >>"$log" 2>&1 </dev/null || { rm -rf --one-file-system "$tmp"; return 1; }
-  chroot "$tmp" apt-get clean
-  tar -C "$tmp" -cf "$tar.new" . && mv "$tar.new" "$tar"
-  rm -rf --one-file-system "$tmp"
-  echo "== $suite-minbase.tar made in $((SECONDS - t)) s" >>"$log"
-}
-
-# bd_in [--user] COMMAND...: in the run's chroot, as root or as the build user, in $bd_build.
+# bd_in [--user] COMMAND...: in the run's chroot, as root or as the build user, in /build.
 bd_in() {
   local user=()
-  if [ "$1" = --user ]; then user=(--userspec=builder:builder); shift; fi
-  chroot "${user[@]}" "$bd_work" /usr/bin/env -i HOME=/build LANG=C.UTF-8 LC_ALL=C.UTF-8 \
-    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
-    DEB_BUILD_OPTIONS="parallel=$(nproc)" ${BD_PGSV:+PG_SUPPORTED_VERSIONS="$BD_PGSV"} sh -c 'cd /build && "$@"' sh "$@"
+  if [ "$1" = --user ]; then user=(--user builder); shift; fi
+  local FRESH_ENV=("DEB_BUILD_OPTIONS=parallel=$(nproc)")
+  [ -z "$BD_PGSV" ] || FRESH_ENV+=("PG_SUPPORTED_VERSIONS=$BD_PGSV")
+  fresh_in "$bd_work" "${user[@]}" "$@"
 }
 
 # bd_suite SUITE: one build. SUITE is a Debian suite (sid, bookworm), or sid+19: sid
@@ -118,32 +93,19 @@ bd_suite() {
   echo "-- $suite"
   # One run of a suite at a time on this machine (other checkouts' runs wait): the
   # tarball and the archive cache are shared.
-  exec 7>"$BD_CACHE/../locks/buildd-$base"
-  flock -n 7 || { echo "   waiting for another checkout's buildd run on $base"; flock 7; }
-  local d
-  for d in "$BD_CACHE/run-$base-"*; do   # a killed run's chroot (its process is gone)
-    [ -d "$d" ] && ! kill -0 "${d##*-}" 2>/dev/null && { echo "   removing a stopped run's $d"; bd_remove "$d"; }
-  done
+  fresh_lock "$base"
+  fresh_remove_stale "$base"
   t0=$SECONDS
-  bd_tarball "$base" "$out/debootstrap.log"
+  fresh_tarball "$base" "$out/debootstrap.log"
   check "$suite: pristine minbase chroot tarball in the cache ($((SECONDS - t0)) s; log: $out/debootstrap.log)" \
     test -f "$BD_CACHE/$base-minbase.tar"
   [ -f "$BD_CACHE/$base-minbase.tar" ] || return 1
   t0=$SECONDS
   bd_work="$BD_CACHE/run-$base-$$"
-  rm -rf --one-file-system "$bd_work"; mkdir -p "$bd_work"
-  # In memory (about 2 GB at its largest, for a few minutes): dpkg unpacks some 180
-  # packages into it and the removal is instant; BUILDD_TMPFS=0 keeps it on disk.
-  [ "${BUILDD_TMPFS:-1}" = 0 ] || mount -t tmpfs -o size=6g,mode=755 buildd "$bd_work"
-  tar -C "$bd_work" -xpf "$BD_CACHE/$base-minbase.tar"
-  mount --bind /proc "$bd_work/proc"
-  mkdir -p "$bd_work/dev/shm" "$BD_CACHE/$base-archives/partial" "$bd_work/var/cache/apt/archives"
-  mount -t tmpfs -o mode=1777,size=512m shm "$bd_work/dev/shm"
-  mount --bind "$BD_CACHE/$base-archives" "$bd_work/var/cache/apt/archives"
+  fresh_chroot "$base" "$bd_work" || { check "$suite: fresh chroot unpacked" false; return 1; }
   echo "   fresh chroot unpacked in $((SECONDS - t0)) s (cache: $BD_CACHE/$base-minbase.tar)"
 
   # The build user, and the source package in its home.
-  mkdir -p "$bd_work/build"
   bd_in useradd --home-dir /build --no-create-home --user-group builder
   cp "$bd_dsc" "$bd_src"/ulid-tsid_"$bd_version".orig.tar.gz "$bd_src"/ulid-tsid_"${bd_deb_version}".debian.tar.* "$bd_work/build/"
   bd_in chown -R builder:builder /build
@@ -225,7 +187,11 @@ bd_suite() {
     fi
     # The changelog's top entry stays UNRELEASED until the release names unstable:
     # unreleased-changes (an error for an upload) says only that.
-    "${lintian[@]}" --fail-on error,warning --suppress-tags unreleased-changes -I --pedantic --tag-display-limit 0 \
+    # A backport to a suite older than the Standards-Version (bullseye's lintian knows
+    # 4.5.1) keeps the source's: newer-standards-version says only that.
+    local suppress=unreleased-changes
+    [ "$base" = sid ] || suppress+=,newer-standards-version
+    "${lintian[@]}" --fail-on error,warning --suppress-tags "$suppress" -I --pedantic --tag-display-limit 0 \
       "$changes" >"$out/lintian.log" 2>&1
     rc=$?
     sed -n '/^[EWIP]: /s/^/   lintian /p' "$out/lintian.log"
