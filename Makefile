@@ -60,8 +60,12 @@ src/pg/module.o: Makefile
 # `make deb` the Debian package of every packaged major (pg_buildext), `make
 # deb-source` the Debian source package a buildd builds. They refuse to build
 # when a copy of the version disagrees with EXTVERSION.
-.PHONY: deb deb-source dist check-versions
+.PHONY: deb deb-source dist check-versions release
 deb deb-source dist:
 	bash scripts/package.sh $@
+# Every file of a release into dist/<version>/, each checked and installed where its
+# users install it (scripts/release.sh; root, about 25 minutes).
+release:
+	bash scripts/release.sh
 check-versions:
 	bash scripts/check-versions.sh

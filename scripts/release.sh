@@ -1,0 +1,256 @@
+#!/usr/bin/env bash
+# A release: every file of the version EXTVERSION names, built from a clean tree into
+# dist/<version>/, each checked, and each installed the way its users install it.
+#
+#   bash scripts/release.sh                    (also: make release)
+#   RELEASE_CANDIDATE=1 bash scripts/release.sh   a rehearsal before the release commit:
+#                                  the tree may carry tracked changes, the CHANGELOG may
+#                                  say "Unreleased" and debian/changelog UNRELEASED
+#   RELEASE_TAG=1 bash scripts/release.sh      when every check passed, tag HEAD v<version>
+#                                  (annotated, its message the CHANGELOG entry)
+#
+# Steps, each a line "ok"/"FAIL" (a failure names its log); the command ends with
+# "N passed, N failed" and exits 1 on any failure:
+#  1. the tree: no uncommitted change, every copy of the version agrees (make
+#     check-versions), the CHANGELOG entry dated, debian/changelog released (unstable);
+#  2. the PGXN zip (make dist), checked against the PGXN Meta Spec and installed with
+#     `pgxn install` from the file alone in a fresh chroot (scripts/release-pgxn.sh);
+#  3. the Debian source package (make deb-source);
+#  4. the binary packages built from it as a buildd builds them (scripts/suites/buildd.sh:
+#     Build-Depends only, an unprivileged user, no network, installcheck during the
+#     build, lintian): sid with experimental's 19 (18 and 19), trixie (17), bookworm
+#     (15), bullseye (13);
+#  5. each .deb installed into a fresh chroot of its suite with nothing but its Depends
+#     (apt-get install ./FILE.deb): CREATE EXTENSION in a cluster made by Debian's
+#     pg_createcluster, not preloaded and preloaded, as a superuser and as a database
+#     owner; then the package's own autopkgtest (debian/tests: pg_buildext installcheck)
+#     with Debian's autopkgtest, its null runner inside the chroot;
+#  6. SHA256SUMS over every file and RELEASE.md (the CHANGELOG entry, the files, the
+#     majors and suites each .deb is for).
+# Logs: .cluster/logs/release/ (RELEASE_LOGS). Needs root (chroots), Debian's mirror, and
+# about 25 minutes on 2 cores once the chroot tarballs are cached
+# (/var/cache/ulid_tsid/buildd/). Not part of the test command: its `buildd` suite is
+# the test command's check of the packaging.
+set -uo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+LOGS="${RELEASE_LOGS:-$ROOT/.cluster/logs/release}"
+export LOGS
+source "$ROOT/scripts/lib/suite.sh"
+source "$ROOT/scripts/lib/fresh_chroot.sh"
+cd "$ROOT" || exit 1
+rel_started=$SECONDS
+version=$(sed -n 's/^EXTVERSION *= *//p' Makefile)
+deb_version=$(dpkg-parsechangelog -l debian/changelog -S Version)
+arch=$(dpkg --print-architecture)
+DIST="$ROOT/dist/$version"
+rm -rf "$LOGS"; mkdir -p "$LOGS"
+candidate="${RELEASE_CANDIDATE:-0}"
+# The suites a .deb is built in, and the majors each gives (checked against the build).
+rel_build_suites="sid+19 trixie bookworm bullseye"
+declare -A rel_suite_of=([13]=bullseye [15]=bookworm [17]=trixie [18]=sid [19]=sid+19)
+declare -A rel_debian_of=([bullseye]="Debian 11 bullseye" [bookworm]="Debian 12 bookworm"
+  [trixie]="Debian 13 trixie" [sid]="Debian sid" [sid+19]="Debian sid with experimental's PostgreSQL 19")
+rel_step() { echo "-- $1 ($(date -u +%H:%M:%S))"; }
+rel_time=()   # "STEP SECONDS" lines for the summary
+
+if [ "$(id -u)" -ne 0 ]; then check "runs as root (chroots)" false; exit 1; fi
+
+# 1. The tree.
+rel_step "the tree at $(git rev-parse --short HEAD), version $version (Debian $deb_version)"
+t=$SECONDS
+if [ "$candidate" = 1 ]; then
+  echo "   RELEASE_CANDIDATE=1: a rehearsal; tracked changes are built in, the dates are not required"
+else
+  check "no uncommitted change to a tracked file (git status)" test -z "$(git status --porcelain --untracked-files=no)"
+fi
+check "every copy of the version agrees with EXTVERSION $version (make check-versions; log: $LOGS/versions.log)" \
+  sh -c 'bash scripts/check-versions.sh >"$1" 2>&1' sh "$LOGS/versions.log"
+changelog_head=$(grep -m1 "^## $version " CHANGELOG.md)
+debian_dist=$(dpkg-parsechangelog -l debian/changelog -S Distribution)
+if [ "$candidate" = 1 ]; then
+  echo "   (not required of a rehearsal) CHANGELOG: '$changelog_head'; debian/changelog: $debian_dist"
+else
+  check "CHANGELOG.md's entry is dated: '$changelog_head'" \
+    grep -qE "^## $version \([0-9]{4}-[0-9]{2}-[0-9]{2}\)" CHANGELOG.md
+  check "debian/changelog's entry $deb_version is released: $debian_dist" test "$debian_dist" = unstable
+  check "CHANGELOG.md's entry says how to upgrade (**Upgrading ...:**)" \
+    sh -c "sed -n '/^## $version /,/^## /p' CHANGELOG.md | grep -q '^\*\*Upgrading'"
+fi
+rm -rf "$DIST"; mkdir -p "$DIST"
+rel_time+=("tree $((SECONDS - t))")
+
+# 2. The PGXN zip.
+rel_step "the PGXN zip"
+t=$SECONDS
+zip="$DIST/ulid_tsid-$version.zip"
+check "make dist: $zip (log: $LOGS/dist.log)" \
+  sh -c 'OUT_DIR="$1" PKG_STAGING="$2/staging" bash scripts/package.sh dist >"$2/dist.log" 2>&1 && test -f "$3"' sh "$DIST" "$LOGS" "$zip"
+if [ -f "$zip" ]; then
+  bash scripts/release-pgxn.sh "$zip" >"$LOGS/pgxn.log" 2>&1
+  rc=$?
+  grep -E '^ *(ok|FAIL) ' "$LOGS/pgxn.log" | sed 's/^ */   pgxn: /'
+  check "the zip checked and installed by pgxn from the file alone: $(tail -1 "$LOGS/pgxn.log") (log: $LOGS/pgxn.log)" test "$rc" -eq 0
+fi
+rel_time+=("pgxn $((SECONDS - t))")
+
+# 3. The Debian source package.
+rel_step "the Debian source package"
+t=$SECONDS
+dsc="$DIST/ulid-tsid_$deb_version.dsc"
+check "make deb-source: ${dsc##*/}, its orig and debian tarballs (log: $LOGS/deb-source.log)" \
+  sh -c 'OUT_DIR="$1" PKG_STAGING="$2/staging" bash scripts/package.sh deb-source >"$2/deb-source.log" 2>&1 && test -f "$3"' sh "$DIST" "$LOGS" "$dsc"
+rel_time+=("source $((SECONDS - t))")
+
+# 4. The binary packages, as a buildd builds them.
+rel_step "the binary packages: $rel_build_suites"
+t=$SECONDS
+if [ -f "$dsc" ]; then
+  BUILDD_SUITES="$rel_build_suites" BUILDD_DSC="$dsc" LOGS="$LOGS" bash scripts/suites/buildd.sh >"$LOGS/buildd.out" 2>&1
+  rc=$?
+  grep -E '^ *(ok|FAIL) ' "$LOGS/buildd.out" | sed 's/^ */   buildd: /'
+  check "every build as a buildd builds it: $(tail -1 "$LOGS/buildd.out") (log: $LOGS/buildd.out)" test "$rc" -eq 0
+  for m in "${!rel_suite_of[@]}"; do
+    deb="postgresql-$m-ulid-tsid_${deb_version}_$arch.deb"
+    src=$(ls "$LOGS"/buildd/*/"$deb" 2>/dev/null | head -1)
+    [ -n "$src" ] && cp "$src" "$DIST/"
+  done
+fi
+rel_time+=("build $((SECONDS - t))")
+
+# 5. Each .deb where its users install it.
+# rel_install MAJOR: a fresh chroot of the major's suite, the .deb with its Depends alone,
+# a cluster by pg_createcluster (not preloaded, then preloaded), then autopkgtest.
+rel_install() {
+  local m="$1" suite="${rel_suite_of[$1]}" base="${rel_suite_of[$1]%%+*}" dir out t0 rc
+  local deb="postgresql-$m-ulid-tsid_${deb_version}_$arch.deb" target=()
+  out="$LOGS/install/$suite"; mkdir -p "$out"
+  echo "   $deb in $suite"
+  if [ ! -f "$DIST/$deb" ]; then check "$m: $deb was built" false; return 1; fi
+  fresh_lock "$base"
+  fresh_remove_stale "$base"
+  fresh_tarball "$base" "$out/debootstrap.log" || { check "$m: $base's pristine chroot tarball (log: $out/debootstrap.log)" false; return 1; }
+  dir="$FRESH_CACHE/run-$base-$$"
+  rel_dir="$dir"
+  fresh_chroot "$base" "$dir" || { check "$m: a fresh $base chroot" false; return 1; }
+  if [ "$suite" != "$base" ]; then   # sid+19: 19's server is experimental's
+    echo "deb $(debian_mirror) experimental main" >>"$dir/etc/apt/sources.list"
+    target=(-t experimental)
+  fi
+  cp "$DIST/$deb" "$dir/build/"
+  t0=$SECONDS
+  fresh_in "$dir" apt-get update >"$out/install.log" 2>&1 &&
+    fresh_in "$dir" apt-get install -y "${target[@]}" "./$deb" >>"$out/install.log" 2>&1
+  rc=$?
+  check "$m: apt-get install ./$deb in a fresh $base chroot, nothing but its Depends: $(dpkg-deb -f "$DIST/$deb" Depends) ($((SECONDS - t0)) s; log: $out/install.log)" test "$rc" -eq 0
+  [ "$rc" -eq 0 ] || return 1
+  check "$m: the package's files are where PostgreSQL $m looks (ulid_tsid.so, ulid_tsid.control)" \
+    test -f "$dir/usr/lib/postgresql/$m/lib/ulid_tsid.so" -a -f "$dir/usr/share/postgresql/$m/extension/ulid_tsid.control"
+
+  # A cluster as Debian makes one, on a port no host cluster uses.
+  local port=$((54900 + m)) sql
+  sql="SELECT extversion FROM pg_extension WHERE extname = 'ulid_tsid';
+       SELECT preloaded, library_version, extension_version FROM ulid_tsid_status();
+       SELECT ulid_timestamp(generate_ulid()) > now() - interval '1 minute',
+              tsid_timestamp(generate_tsid()) > now() - interval '1 minute',
+              uuidv7_timestamp(generate_uuidv7()) > now() - interval '1 minute';"
+  fresh_in "$dir" pg_createcluster -p "$port" "$m" main --start >"$out/cluster.log" 2>&1
+  check "$m: pg_createcluster $m main --start (port $port; log: $out/cluster.log)" test $? -eq 0
+  rel_psql() {  # rel_psql DB SQL...: as postgres, -At, into the cluster log
+    fresh_in "$dir" runuser -u postgres -- psql -X -At -v ON_ERROR_STOP=1 -p "$port" -d "$@" 2>>"$out/cluster.log"
+  }
+  local got want
+  got=$(rel_psql postgres -c "CREATE EXTENSION ulid_tsid; CREATE EXTENSION ulid_tsid_compat;" -c "$sql" | paste -sd ' ')
+  want="$version f|$version|$version t|t|t"
+  check "$m, not preloaded, superuser: CREATE EXTENSION ulid_tsid and ulid_tsid_compat; version, status, a key of each kind now: '$got'" test "$got" = "$want"
+  got=$(rel_psql postgres -c "CREATE ROLE app LOGIN; CREATE DATABASE app OWNER app;" >/dev/null &&
+        rel_psql app -c "SET ROLE app; CREATE EXTENSION ulid_tsid;" -c "SELECT extowner::regrole FROM pg_extension WHERE extname = 'ulid_tsid'")
+  check "$m: a database owner without superuser creates the (trusted) extension: owner '$got'" test "$got" = app
+  fresh_in "$dir" pg_conftool "$m" main set shared_preload_libraries ulid_tsid >>"$out/cluster.log" 2>&1 &&
+    fresh_in "$dir" pg_ctlcluster "$m" main restart >>"$out/cluster.log" 2>&1
+  check "$m: shared_preload_libraries = 'ulid_tsid' (pg_conftool), pg_ctlcluster restart" test $? -eq 0
+  got=$(rel_psql app -c "$sql" | paste -sd ' ')
+  want="$version t|$version|$version t|t|t"
+  check "$m, preloaded: version, status, a key of each kind now: '$got'" test "$got" = "$want"
+  fresh_in "$dir" pg_ctlcluster "$m" main stop >>"$out/cluster.log" 2>&1
+  fresh_in "$dir" pg_dropcluster "$m" main >>"$out/cluster.log" 2>&1
+
+  # The package's own test, as Debian's CI runs it: autopkgtest on the source tree
+  # (its debian/control for this suite's majors, as a backport's is) with the .deb.
+  t0=$SECONDS
+  fresh_in "$dir" apt-get install -y autopkgtest dpkg-dev >"$out/autopkgtest-install.log" 2>&1
+  cp "$dsc" "$DIST"/ulid-tsid_"$version".orig.tar.gz "$DIST"/ulid-tsid_"$deb_version".debian.tar.* "$dir/build/"
+  local FRESH_ENV=()
+  [ "$suite" = "$base" ] || FRESH_ENV=("PG_SUPPORTED_VERSIONS=$m")
+  fresh_in "$dir" sh -c 'dpkg-source -x "$1" src && cd src && { [ "$2" = sid ] || pg_buildext updatecontrol; }' sh "${dsc##*/}" "$suite" \
+    >"$out/autopkgtest.log" 2>&1
+  fresh_in "$dir" autopkgtest ${FRESH_ENV[0]:+--env="${FRESH_ENV[0]}"} --output-dir /build/autopkgtest-out \
+    /build/src "/build/$deb" -- null >>"$out/autopkgtest.log" 2>&1
+  rc=$?
+  local summary
+  summary=$(sed -n '/^@@@@@@@@@@@@@@@@@@@@ summary$/,$p' "$out/autopkgtest.log" | tail -n +2 | paste -sd ';')
+  check "$m: autopkgtest $(fresh_in "$dir" dpkg-query -W -f='${Version}' autopkgtest 2>/dev/null) (null runner, in the $base chroot): ${summary:-no summary} ($((SECONDS - t0)) s; log: $out/autopkgtest.log)" \
+    test "$rc" -eq 0 -a -n "$summary"
+  local ran
+  ran=$(grep -cE '\.\.\. ok|^ok ' "$out/autopkgtest.log")
+  echo "   $m: autopkgtest ran $ran regress tests ok"
+  fresh_remove "$dir" && rel_dir=""
+}
+rel_dir=""
+trap 'rc=$?; [ -z "$rel_dir" ] || fresh_remove "$rel_dir"; (exit $rc); suite_end' EXIT
+trap 'exit 143' TERM INT HUP
+rel_step "each .deb installed where its users install it"
+t=$SECONDS
+for m in 13 15 17 18 19; do
+  t0=$SECONDS
+  rel_install "$m" || check "$m: the install checks went on to their end" false
+  [ -z "$rel_dir" ] || { fresh_remove "$rel_dir"; rel_dir=""; }
+  flock -u 7 2>/dev/null
+  rel_time+=("install-$m $((SECONDS - t0))")
+done
+
+# 6. Checksums and the release notes.
+rel_step "SHA256SUMS and RELEASE.md"
+{
+  echo "# ulid_tsid $version"
+  echo
+  sed -n "/^## $version /,/^## /p" CHANGELOG.md | sed '$d' | sed '1s/^## /## Changes in /'
+  echo "## Files"
+  echo
+  echo "Check them with \`sha256sum -c SHA256SUMS\`."
+  echo
+  echo "| file | for | bytes |"
+  echo "|---|---|---:|"
+  for f in "$DIST"/*; do
+    n=${f##*/}
+    case "$n" in
+      *.zip) for="PGXN: \`pgxn install ./$n\`, or unzip, \`make\`, \`make install\` (PostgreSQL 13 to 19)" ;;
+      *.dsc) for="Debian source package (with the two tarballs below): \`dpkg-source -x $n\`" ;;
+      *.orig.tar.gz|*.debian.tar.*) for="Debian source package" ;;
+      postgresql-*-ulid-tsid_*.deb)
+        m=${n#postgresql-}; m=${m%%-*}
+        for="PostgreSQL $m from ${rel_debian_of[${rel_suite_of[$m]}]} (\`sudo apt-get install ./$n\`)" ;;
+      *) continue ;;
+    esac
+    echo "| \`$n\` | $for | $(stat -c %s "$f") |"
+  done
+} >"$DIST/RELEASE.md"
+(cd "$DIST" && find . -maxdepth 1 -type f ! -name SHA256SUMS -printf '%P\n' | sort | xargs sha256sum >SHA256SUMS)
+check "SHA256SUMS over every file, and it verifies (sha256sum -c)" sh -c 'cd "$1" && sha256sum --quiet -c SHA256SUMS' sh "$DIST"
+want_files=$(printf '%s\n' "ulid_tsid-$version.zip" "ulid-tsid_$deb_version.dsc" "ulid-tsid_$version.orig.tar.gz" \
+  RELEASE.md SHA256SUMS $(for m in 13 15 17 18 19; do echo "postgresql-$m-ulid-tsid_${deb_version}_$arch.deb"; done) | sort | paste -sd ' ')
+have_files=$(cd "$DIST" && ls | grep -v '\.debian\.tar\.' | sort | paste -sd ' ')
+check "dist/$version holds the zip, the source package, a .deb for each of 13 15 17 18 19, RELEASE.md and SHA256SUMS" \
+  test "$have_files" = "$want_files"
+
+echo "-- dist/$version:"
+(cd "$DIST" && for f in *; do printf '   %-48s %10s bytes  sha256 %s\n' "$f" "$(stat -c %s "$f")" "$(sha256sum "$f" | cut -c1-16)"; done)
+echo "-- time: ${rel_time[*]} (s); total $((SECONDS - rel_started)) s"
+
+if [ "${RELEASE_TAG:-0}" = 1 ]; then
+  if [ "$SUITE_FAILED" -eq 0 ] && [ "$candidate" != 1 ]; then
+    sed -n "/^## $version /,/^## /p" CHANGELOG.md | sed '$d' >"$LOGS/tag-message"
+    check "annotated tag v$version on $(git rev-parse --short HEAD)" git tag -a "v$version" -F "$LOGS/tag-message"
+  else
+    echo "   no tag: a rehearsal, or a check failed"
+  fi
+fi
