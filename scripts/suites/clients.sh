@@ -160,6 +160,7 @@ clients_run asyncpg /usr/bin/python3 asyncpg_client.py
 if clients_npm; then
   clients_run node-postgres node node/pg_client.js
   clients_run reference-ids node node/reference_ids.js
+  clients_run typeid node node/typeid_ids.js
 else
   tail -20 "$LOGS/clients-npm.log"; echo "   npm ci failed (see $LOGS/clients-npm.log)"; PROGRAMS_BAD=$((PROGRAMS_BAD + 1))
 fi
