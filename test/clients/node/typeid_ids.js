@@ -11,10 +11,22 @@
 'use strict';
 
 const pg = require('pg');
-const { TypeID, typeid } = require('typeid-js');
+const { typeid } = require('typeid-js');
 const { decodeTime } = require('ulid');
 const uuid = require('uuid');
 const { Checks, ulidToBytes } = require('./checks');
+
+// README typeid-js: begin
+const { TypeID } = require('typeid-js');
+
+// The 128 bits behind a TypeID of the extension (of a ulid, a uuid or a public ID)
+// as uuid text, which the database reads ($1::uuid, $1::uuid::ulid). Not toUUID():
+// it throws for most ulids' bits, which are not RFC 9562 UUIDs.
+function typeidToUuidText(text, prefix) {
+  const hex = Buffer.from(TypeID.fromString(text, prefix).toUUIDBytes()).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+// README typeid-js: end
 
 const N = 4000;   // values per key kind
 const PREFIX = 'user';
@@ -23,7 +35,6 @@ const KEY_HEX = '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1
 
 const hexBytes = (u) => Buffer.from(u.replace(/-/g, ''), 'hex');
 const sameBytes = (a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0;
-const uuidText = (b) => Buffer.from(b).toString('hex').replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-');
 // What npm uuid's validate() accepts (its regex, from the bytes): version 1-8 and
 // variant 10, or the nil or the max UUID. stringify(), so toUUID(), throws otherwise.
 const rfcUuid = (b) => (b[6] >> 4 >= 1 && b[6] >> 4 <= 8 && (b[8] & 0xc0) === 0x80) ||
@@ -91,6 +102,8 @@ async function checkKind(t, client, kind) {
     }
     t.ok(parsed.every((p, i) => sameBytes(p.toUUIDBytes(), bits(rows[i]))),
       `${what}: toUUIDBytes() is the 16 bytes the extension encoded, on every value`, rows.slice(0, 2).map((r) => r[form.text]));
+    t.ok(rows.every((r) => typeidToUuidText(r[form.text], PREFIX) === (form.bits === 'bytes' ? r.u : r.pu)),
+      `${what}: typeidToUuidText() (docs/public-ids.md) is the ${form.bits === 'bytes' ? "key's" : "permuted key's"} uuid text`, rows[0]);
     t.ok(rows.every((r) => TypeID.fromUUIDBytes(PREFIX, bits(r)).toString() === r[form.text]),
     `${what}: TypeID.fromUUIDBytes('${PREFIX}', those bytes) writes the same text`, rows[0][form.text]);
 
@@ -99,7 +112,7 @@ async function checkKind(t, client, kind) {
     const thrown = results.filter((x) => x.thrown).length;
     const strict = rows.filter((r) => rfcUuid(bits(r))).length;
     const v7 = rows.filter((r) => uuidv7Bits(bits(r))).length;
-    const wrong = rows.map((r, i) => ({ text: r[form.text], bits: uuidText(bits(r)), ...results[i] }))
+    const wrong = rows.map((r, i) => ({ text: r[form.text], bits: form.bits === 'bytes' ? r.u : r.pu, ...results[i] }))
       .filter((x, i) => (rfcUuid(bits(rows[i])) ? x.uuid !== x.bits : x.thrown !== 'TypeError: Stringified UUID is invalid'));
     t.ok(wrong.length === 0,
       `${what}: toUUID() is the bits' uuid text when they are an RFC 9562 UUID (version 1-8, variant 10) and throws "Stringified UUID is invalid" otherwise, on every value`,
