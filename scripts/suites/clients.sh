@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Real client drivers against the extension (test/clients): psycopg 3,
 # psycopg2, asyncpg, node-postgres with the npm reference ID libraries (ulid,
-# uuid, tsid-ts), pgjdbc, pgx (Go), tokio-postgres and sqlx (Rust) and Doctrine
-# DBAL (PHP), each a program that prints "ok N" / "not ok N" lines; plus the check
-# that docs/clients.md's recipes are the code these programs run. The Go and Rust
+# uuid, tsid-ts) and typeid-js reading the TypeIDs and public IDs of every key kind
+# (node/typeid_ids.js), pgjdbc, pgx (Go), tokio-postgres and sqlx (Rust) and
+# Doctrine DBAL (PHP), each a program that prints "ok N" / "not ok N" lines; plus the
+# check that the docs' recipes are the code these programs run. The Go and Rust
 # programs are compiled once per change of their sources or toolchain (Debian's
 # packages, offline), into $ULID_TSID_CACHE/clients/, one compile at a time: majors
 # running side by side share the binary. The clients are the host's; a chroot's
@@ -160,6 +161,7 @@ clients_run asyncpg /usr/bin/python3 asyncpg_client.py
 if clients_npm; then
   clients_run node-postgres node node/pg_client.js
   clients_run reference-ids node node/reference_ids.js
+  clients_run typeid node node/typeid_ids.js
 else
   tail -20 "$LOGS/clients-npm.log"; echo "   npm ci failed (see $LOGS/clients-npm.log)"; PROGRAMS_BAD=$((PROGRAMS_BAD + 1))
 fi
