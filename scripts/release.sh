@@ -22,7 +22,8 @@
 #     (15), bullseye (13);
 #  5. each .deb installed into a fresh chroot of its suite with nothing but its Depends
 #     (apt-get install ./FILE.deb): CREATE EXTENSION in a cluster made by Debian's
-#     pg_createcluster, not preloaded and preloaded, as a superuser and as a database
+#     pg_createcluster (a cluster "release", beside the package's "main"), not preloaded
+#     and preloaded, as a superuser and as a database
 #     owner; then the package's own autopkgtest (debian/tests: pg_buildext installcheck)
 #     with Debian's autopkgtest, its null runner inside the chroot;
 #  6. SHA256SUMS over every file and RELEASE.md (the CHANGELOG entry, the files, the
@@ -143,6 +144,8 @@ rel_install() {
   rc=$?
   check "$m: apt-get install ./$deb in a fresh $base chroot, nothing but its Depends: $(dpkg-deb -f "$DIST/$deb" Depends) ($((SECONDS - t0)) s; log: $out/install.log)" test "$rc" -eq 0
   [ "$rc" -eq 0 ] || return 1
+  check "$m: its Depends name the server it was built for, postgresql-$m" \
+    sh -c 'dpkg-deb -f "$1" Depends | tr "," "\n" | grep -qx " *postgresql-$2"' sh "$DIST/$deb" "$m"
   check "$m: the package's files are where PostgreSQL $m looks (ulid_tsid.so, ulid_tsid.control)" \
     test -f "$dir/usr/lib/postgresql/$m/lib/ulid_tsid.so" -a -f "$dir/usr/share/postgresql/$m/extension/ulid_tsid.control"
 
@@ -153,8 +156,10 @@ rel_install() {
        SELECT ulid_timestamp(generate_ulid()) > now() - interval '1 minute',
               tsid_timestamp(generate_tsid()) > now() - interval '1 minute',
               uuidv7_timestamp(generate_uuidv7()) > now() - interval '1 minute';"
-  fresh_in "$dir" pg_createcluster -p "$port" "$m" main --start >"$out/cluster.log" 2>&1
-  check "$m: pg_createcluster $m main --start (port $port; log: $out/cluster.log)" test $? -eq 0
+  # The server's package made a cluster "main" (not started: no service starts in the
+  # chroot); a cluster of our own, as a DBA adds one.
+  fresh_in "$dir" pg_createcluster -p "$port" "$m" release --start >"$out/cluster.log" 2>&1
+  check "$m: pg_createcluster $m release --start (port $port; log: $out/cluster.log)" test $? -eq 0
   rel_psql() {  # rel_psql DB SQL...: as postgres, -At, into the cluster log
     fresh_in "$dir" runuser -u postgres -- psql -X -At -v ON_ERROR_STOP=1 -p "$port" -d "$@" 2>>"$out/cluster.log"
   }
@@ -165,19 +170,24 @@ rel_install() {
   got=$(rel_psql postgres -c "CREATE ROLE app LOGIN; CREATE DATABASE app OWNER app;" >/dev/null &&
         rel_psql app -c "SET ROLE app; CREATE EXTENSION ulid_tsid;" -c "SELECT extowner::regrole FROM pg_extension WHERE extname = 'ulid_tsid'")
   check "$m: a database owner without superuser creates the (trusted) extension: owner '$got'" test "$got" = app
-  fresh_in "$dir" pg_conftool "$m" main set shared_preload_libraries ulid_tsid >>"$out/cluster.log" 2>&1 &&
-    fresh_in "$dir" pg_ctlcluster "$m" main restart >>"$out/cluster.log" 2>&1
+  fresh_in "$dir" pg_conftool "$m" release set shared_preload_libraries ulid_tsid >>"$out/cluster.log" 2>&1 &&
+    fresh_in "$dir" pg_ctlcluster "$m" release restart >>"$out/cluster.log" 2>&1
   check "$m: shared_preload_libraries = 'ulid_tsid' (pg_conftool), pg_ctlcluster restart" test $? -eq 0
   got=$(rel_psql app -c "$sql" | paste -sd ' ')
   want="$version t|$version|$version t|t|t"
   check "$m, preloaded: version, status, a key of each kind now: '$got'" test "$got" = "$want"
-  fresh_in "$dir" pg_ctlcluster "$m" main stop >>"$out/cluster.log" 2>&1
-  fresh_in "$dir" pg_dropcluster "$m" main >>"$out/cluster.log" 2>&1
+  fresh_in "$dir" pg_ctlcluster "$m" release stop >>"$out/cluster.log" 2>&1
+  fresh_in "$dir" pg_dropcluster "$m" release >>"$out/cluster.log" 2>&1
 
   # The package's own test, as Debian's CI runs it: autopkgtest on the source tree
   # (its debian/control for this suite's majors, as a backport's is) with the .deb.
   t0=$SECONDS
-  fresh_in "$dir" apt-get install -y autopkgtest dpkg-dev >"$out/autopkgtest-install.log" 2>&1
+  # autopkgtest, and pg_buildext (postgresql-server-dev-all) for the source's
+  # debian/control of this suite's major; experimental's 19 needs its own -dev package.
+  local devs=(postgresql-server-dev-all)
+  [ "$suite" = "$base" ] || devs+=("postgresql-server-dev-$m")
+  fresh_in "$dir" apt-get install -y "${target[@]}" autopkgtest dpkg-dev "${devs[@]}" >"$out/autopkgtest-install.log" 2>&1
+  check "$m: autopkgtest and ${devs[*]} installed (log: $out/autopkgtest-install.log)" test $? -eq 0
   cp "$dsc" "$DIST"/ulid-tsid_"$version".orig.tar.gz "$DIST"/ulid-tsid_"$deb_version".debian.tar.* "$dir/build/"
   local FRESH_ENV=()
   [ "$suite" = "$base" ] || FRESH_ENV=("PG_SUPPORTED_VERSIONS=$m")

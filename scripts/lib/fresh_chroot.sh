@@ -14,7 +14,8 @@
 #                                 archive cache shared through a bind mount
 #   fresh_in DIR [--user U] CMD.. CMD inside DIR, in /build, with a clean environment
 #                                 (the array FRESH_ENV: more VAR=VALUE words)
-#   fresh_remove DIR              everything under DIR unmounted, then DIR removed
+#   fresh_remove DIR              the processes left inside DIR killed, everything under
+#                                 DIR unmounted, then DIR removed
 #   fresh_remove_stale SUITE      the chroots of runs whose process is gone
 # Needs root and debian_chroot.sh (debian_mirror, debian_apt_conf, unmount_under).
 source "$(dirname "${BASH_SOURCE[0]}")/debian_chroot.sh"
@@ -77,6 +78,13 @@ fresh_in() {
 
 fresh_remove() {
   [ -n "$1" ] && [ -d "$1" ] || return 0
+  # A process left inside (a server a failed step started) holds its mounts.
+  local p r n=0
+  for p in /proc/[0-9]*; do
+    r=$(readlink "$p/root" 2>/dev/null) || continue
+    case "$r/" in "$1"/*) kill -KILL "${p#/proc/}" 2>/dev/null && n=$((n + 1)) ;; esac
+  done
+  [ "$n" -eq 0 ] || { echo "   killed $n processes left in $1"; sleep 1; }
   unmount_under "$1" self || { echo "   mounts remain under $1: left in place"; return 1; }
   rm -rf --one-file-system "$1"
 }
