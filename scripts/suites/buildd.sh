@@ -23,7 +23,8 @@
 # sid+19 are a backport's build: `pg_buildext updatecontrol` first, as a backporter's
 # sourceful change does.
 #
-# Cache: ${ULID_TSID_CACHE:-/var/cache/ulid_tsid}/buildd/SUITE-minbase.tar (remade after
+# Cache (scripts/lib/minbase.sh, shared with scripts/release-pgxn.sh):
+# ${ULID_TSID_CACHE:-/var/cache/ulid_tsid}/buildd/SUITE-minbase.tar (remade after
 # BUILDD_MAX_DAYS, 14), and SUITE-archives/ (the downloaded .debs, so that a warm run
 # does not fetch them again; apt still installs each one into the fresh chroot). One run
 # per suite at a time ($CACHE/locks/buildd-SUITE). Logs and the built files:
@@ -34,15 +35,14 @@
 #   bash scripts/suites/buildd.sh
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
-source "$ROOT/scripts/lib/debian_chroot.sh"
+source "$ROOT/scripts/lib/minbase.sh"
 cd "$ROOT" || exit 1
-BD_CACHE="${ULID_TSID_CACHE:-/var/cache/ulid_tsid}/buildd"
+BD_CACHE="$MINBASE_CACHE"
 BD_SUITES="${BUILDD_SUITES:-sid sid+19 bookworm}"
-BD_MAX_DAYS="${BUILDD_MAX_DAYS:-14}"
 BD_LOGS="$LOGS/buildd"
-BD_KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
+MINBASE_TMPFS="${BUILDD_TMPFS:-1}"
 bd_started=$SECONDS
-mkdir -p "$BD_CACHE" "$BD_CACHE/../locks"
+mkdir -p "$BD_CACHE"
 rm -rf "$BD_LOGS"; mkdir -p "$BD_LOGS"
 
 if [ "$(id -u)" -ne 0 ]; then check "runs as root (debootstrap, chroot, mount, unshare)" false; exit 1; fi
@@ -60,42 +60,12 @@ bd_dsc="$bd_src/ulid-tsid_${bd_deb_version}.dsc"
 [ -f "$bd_dsc" ] || exit 1
 
 bd_work=""
-bd_remove() {  # bd_remove DIR: unmount everything under a run's chroot, then remove it
-  unmount_under "$1" self || { echo "   mounts remain under $1: left in place"; return 1; }
-  rm -rf --one-file-system "$1"
-}
 bd_cleanup() {  # the run's chroot
   [ -n "$bd_work" ] && [ -d "$bd_work" ] || return 0
-  bd_remove "$bd_work" && bd_work=""
+  minbase_remove "$bd_work" && bd_work=""
 }
 trap 'rc=$?; bd_cleanup; (exit $rc); suite_end' EXIT
 trap 'exit 143' TERM INT HUP   # a stopped run removes its chroot too
-
-# bd_tarball SUITE LOG: the pristine minimal chroot of SUITE, made once and kept as a
-# tarball: debootstrap's tree, with its apt sources and lists, an apt
-# that takes sid's expired Release files, and no service started by a package.
-bd_tarball() {
-  local suite="$1" log="$2" tar="$BD_CACHE/$1-minbase.tar" tmp t=$SECONDS
-  if [ -f "$tar" ] && [ -z "$(find "$tar" -mtime "+$BD_MAX_DAYS")" ]; then return 0; fi
-  tmp="$BD_CACHE/$suite-minbase.new"
-  rm -rf --one-file-system "$tmp"; mkdir -p "$tmp/etc/dpkg/dpkg.cfg.d"
-  # No fsync per file; no manuals or translations (nothing here reads them).
-  printf '%s\n' force-unsafe-io 'path-exclude=/usr/share/man/*' 'path-exclude=/usr/share/locale/*' \
-    >"$tmp/etc/dpkg/dpkg.cfg.d/00ulid_tsid"
-  local keyring=()
-  [ -f "$BD_KEYRING" ] && keyring=(--keyring="$BD_KEYRING")
-  echo "== debootstrap --variant=minbase $suite $bd_mirror" >>"$log"
-  if ! debootstrap --variant=minbase "${keyring[@]}" "$suite" "$tmp" "$bd_mirror" >>"$log" 2>&1 </dev/null; then
-    rm -rf --one-file-system "$tmp"; return 1
-  fi
-  echo "deb $bd_mirror $suite main" >"$tmp/etc/apt/sources.list"
-  debian_apt_conf "$tmp"
-  chroot "$tmp" apt-get update >>"$log" 2>&1 </dev/null || { rm -rf --one-file-system "$tmp"; return 1; }
-  chroot "$tmp" apt-get clean
-  tar -C "$tmp" -cf "$tar.new" . && mv "$tar.new" "$tar"
-  rm -rf --one-file-system "$tmp"
-  echo "== $suite-minbase.tar made in $((SECONDS - t)) s" >>"$log"
-}
 
 # bd_in [--user] COMMAND...: in the run's chroot, as root or as the build user, in $bd_build.
 bd_in() {
@@ -118,28 +88,16 @@ bd_suite() {
   echo "-- $suite"
   # One run of a suite at a time on this machine (other checkouts' runs wait): the
   # tarball and the archive cache are shared.
-  exec 7>"$BD_CACHE/../locks/buildd-$base"
-  flock -n 7 || { echo "   waiting for another checkout's buildd run on $base"; flock 7; }
-  local d
-  for d in "$BD_CACHE/run-$base-"*; do   # a killed run's chroot (its process is gone)
-    [ -d "$d" ] && ! kill -0 "${d##*-}" 2>/dev/null && { echo "   removing a stopped run's $d"; bd_remove "$d"; }
-  done
+  minbase_lock "$base"
+  minbase_reap "$base"
   t0=$SECONDS
-  bd_tarball "$base" "$out/debootstrap.log"
+  minbase_tarball "$base" "$out/debootstrap.log"
   check "$suite: pristine minbase chroot tarball in the cache ($((SECONDS - t0)) s; log: $out/debootstrap.log)" \
     test -f "$BD_CACHE/$base-minbase.tar"
   [ -f "$BD_CACHE/$base-minbase.tar" ] || return 1
   t0=$SECONDS
   bd_work="$BD_CACHE/run-$base-$$"
-  rm -rf --one-file-system "$bd_work"; mkdir -p "$bd_work"
-  # In memory (about 2 GB at its largest, for a few minutes): dpkg unpacks some 180
-  # packages into it and the removal is instant; BUILDD_TMPFS=0 keeps it on disk.
-  [ "${BUILDD_TMPFS:-1}" = 0 ] || mount -t tmpfs -o size=6g,mode=755 buildd "$bd_work"
-  tar -C "$bd_work" -xpf "$BD_CACHE/$base-minbase.tar"
-  mount --bind /proc "$bd_work/proc"
-  mkdir -p "$bd_work/dev/shm" "$BD_CACHE/$base-archives/partial" "$bd_work/var/cache/apt/archives"
-  mount -t tmpfs -o mode=1777,size=512m shm "$bd_work/dev/shm"
-  mount --bind "$BD_CACHE/$base-archives" "$bd_work/var/cache/apt/archives"
+  minbase_unpack "$base" "$bd_work"   # in memory; BUILDD_TMPFS=0 keeps it on disk
   echo "   fresh chroot unpacked in $((SECONDS - t0)) s (cache: $BD_CACHE/$base-minbase.tar)"
 
   # The build user, and the source package in its home.
