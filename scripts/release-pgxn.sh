@@ -300,7 +300,10 @@ rp_install() {
   echo "   install: $((SECONDS - t)) s (the chroot removed in $((SECONDS - t0)) s)"
 }
 
-trap 'rc=$?; rp_cleanup; (exit $rc); suite_end' EXIT
+# A stop (TERM, INT) lands when the command in hand ends, inside its redirection: the
+# cleanup and the last line go to the script's own output (fd 9), not to a log.
+exec 9>&1
+trap 'rc=$?; { rp_cleanup; (exit $rc); suite_end; } >&9 2>&1' EXIT
 trap 'exit 143' TERM INT HUP   # a stopped run removes its chroot too
 if [ "$mode" = self ]; then
   rp_self_test

@@ -61,6 +61,7 @@ minbase_remove() {  # minbase_remove DIR
 minbase_reap() {  # minbase_reap SUITE: a killed run's chroot (its process is gone)
   local d
   for d in "$MINBASE_CACHE/run-$1-"*; do
+    case "${d#"$MINBASE_CACHE/run-$1-"}" in *[!0-9]*) continue ;; esac   # another suite's (bookworm-arm64)
     [ -d "$d" ] && ! kill -0 "${d##*-}" 2>/dev/null && { echo "   removing a stopped run's $d"; minbase_remove "$d"; }
   done
   return 0
