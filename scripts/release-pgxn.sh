@@ -218,6 +218,7 @@ rp_install() {
   if [ "$(id -u)" -ne 0 ]; then check "runs as root (chroot, mount, unshare)" false; return 1; fi
   t=$SECONDS
   minbase_lock bookworm
+  [ $((SECONDS - t)) -lt 2 ] || echo "   waited $((SECONDS - t)) s for it"
   minbase_reap bookworm
   t0=$SECONDS
   minbase_tarball bookworm "$out/debootstrap.log"
