@@ -33,8 +33,9 @@
 # (the buildd suite's) while it unpacks and installs packages.
 # Measured 2026-12-07 on the 2 shared cores (load average 10, other runs beside it): the
 # zip's checks 3 s; the whole run 261 s from an empty cache (ULID_TSID_CACHE=/tmp/x:
-# debootstrap 145 s, apt 70 s), 86 to 113 s warm (apt installing some 150 cached
-# packages 52-70 s, pgxn install 25-34 s); --self-test 65-100 s.
+# debootstrap 145 s, apt 70 s), 86 to 146 s warm (apt installing some 150 cached
+# packages 52-90 s, pgxn install 25-42 s), plus any wait for another checkout's run on
+# the same chroot (printed); --self-test 65-100 s.
 # scripts/release.sh calls it after `make dist`:
 #   bash scripts/release-pgxn.sh dist/<version>/ulid_tsid-<version>.zip dist/<version>/logs/pgxn
 set -uo pipefail
