@@ -37,6 +37,9 @@ def problems(meta, root):
         yield "name %r: at least two characters, no whitespace or slash" % name
     if not isinstance(meta.get("abstract", ""), str) or not meta.get("abstract"):
         yield "abstract must be a non-empty string"
+    for key in ("description", "generated_by"):
+        if key in meta and not isinstance(meta[key], str):
+            yield "%s must be a string" % key
     if not SEMVER.match(str(meta.get("version", ""))):
         yield "version %r is not a semantic version" % meta.get("version")
     spec = meta.get("meta-spec", {})
@@ -95,9 +98,15 @@ def problems(meta, root):
         if phase not in PHASES:
             yield "prereqs: unknown phase %r" % phase
             continue
+        if not isinstance(relations, dict):
+            yield "prereqs.%s must be an object of relations" % phase
+            continue
         for relation, needs in relations.items():
             if relation not in RELATIONS:
                 yield "prereqs.%s: unknown relation %r" % (phase, relation)
+                continue
+            if not isinstance(needs, dict):
+                yield "prereqs.%s.%s must be an object of names and versions" % (phase, relation)
                 continue
             for what, version in needs.items():
                 parts = [p.strip() for p in str(version).split(",")]
@@ -105,9 +114,14 @@ def problems(meta, root):
                     yield "prereqs.%s.%s.%s: %r is not a version range" % (phase, relation, what, version)
 
     resources = meta.get("resources", {})
+    if not isinstance(resources, dict):
+        yield "resources must be an object"
+        resources = {}
     for key, value in resources.items():
         if key == "homepage" and not URL.match(str(value)):
             yield "resources.homepage %r is not a URL" % value
+        elif key in ("bugtracker", "repository") and not isinstance(value, dict):
+            yield "resources.%s must be an object" % key
         elif key in ("bugtracker", "repository"):
             for sub, url in value.items():
                 if sub in ("web", "url") and not URL.match(str(url)):
@@ -117,7 +131,11 @@ def problems(meta, root):
         elif key not in ("homepage", "bugtracker", "repository") and not key.lower().startswith("x_"):
             yield "resources: unknown key %r" % key
 
-    for tag in meta.get("tags", []):
+    tags = meta.get("tags", [])
+    if not isinstance(tags, list):
+        yield "tags must be a list"
+        tags = []
+    for tag in tags:
         if not isinstance(tag, str) or not 0 < len(tag) <= 255 or "/" in tag:
             yield "tag %r: 1-255 characters, no slash" % tag
 

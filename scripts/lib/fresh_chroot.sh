@@ -91,7 +91,9 @@ fresh_remove() {
 
 fresh_remove_stale() {
   local d
-  for d in "$FRESH_CACHE/run-$1-"*; do   # a killed run's chroot (its process is gone)
+  for d in "$FRESH_CACHE/run-$1-"[0-9]*; do   # a killed run's chroot (its process is gone);
+    # run-SUITE-PID only, not another suite's run-SUITE-arm64-PID
+    case "${d##*/run-$1-}" in *[!0-9]*) continue ;; esac
     [ -d "$d" ] && ! kill -0 "${d##*-}" 2>/dev/null && { echo "   removing a stopped run's $d"; fresh_remove "$d"; }
   done
   return 0

@@ -2,8 +2,9 @@
 # Packages, on one major: the ways users install the extension, end to end, where
 # that major's server is (the host's 15, or the major's chroot).
 #  - versions: every copy of the version agrees with EXTVERSION (scripts/check-versions.sh)
-#  - PGXN: `make dist`'s zip has one top directory and a valid META.json whose
-#    files exist; Debian's pgxnclient (the chroot's own) installs it and loads it
+#  - PGXN: `make dist`'s zip passes the release's checks (scripts/release-pgxn.sh
+#    --zip-only: one top directory, a valid META.json whose files exist, every script,
+#    nothing else); Debian's pgxnclient (the chroot's own) installs it and loads it
 #    into a database
 #  - Debian: the tree exported into the server's filesystem, with none of the
 #    extension's files installed into the server (as on a buildd), `make deb`'s build
@@ -93,18 +94,9 @@ if PKG_STAGING="$pkg_work/staging" OUT_DIR="$pkg_work" bash scripts/package.sh d
   pkg_zip=$(tail -1 "$pkg_out/dist.log")
 fi
 pkg_check "make dist wrote ulid_tsid-$pkg_version.zip (log: $pkg_out/dist.log)" test "$pkg_zip" = "$pkg_work/ulid_tsid-$pkg_version.zip"
-if [ -n "$pkg_zip" ]; then
-  pkg_check "the zip has one top directory, ulid_tsid-$pkg_version/" \
-    test "$(unzip -Z1 "$pkg_zip" | cut -d/ -f1 | sort -u)" = "ulid_tsid-$pkg_version"
-  unzip -q "$pkg_zip" -d "$pkg_out/unzipped"
-  pkg_dist="$pkg_out/unzipped/ulid_tsid-$pkg_version"
-  python3 scripts/check-meta.py "$pkg_dist" >"$pkg_out/meta.log" 2>&1
-  pkg_count "$pkg_out/meta.log"
-  pkg_check "the zip's sql/ulid_tsid--$pkg_version.sql is built from its src/sql/" \
-    cmp -s "$pkg_dist/sql/ulid_tsid--$pkg_version.sql" \
-      <(cd "$pkg_dist" && LC_ALL=C ls src/sql/*.sql src/sql/*.sql.in | LC_ALL=C sort | xargs awk -f src/sql/expand.awk)
-  pkg_check "the zip has every install and upgrade script of the tree" test \
-    "$(cd "$pkg_dist" && ls sql/ulid_tsid--*.sql)" = "$( (git ls-files 'sql/ulid_tsid--*.sql'; echo "sql/ulid_tsid--$pkg_version.sql") | sort -u)"
+if [ -n "$pkg_zip" ]; then   # the release's own checks of the zip, the install aside
+  bash scripts/release-pgxn.sh --zip-only "$pkg_zip" "$pkg_out/release-pgxn" >"$pkg_out/zip.log" 2>&1
+  pkg_count "$pkg_out/zip.log"
 fi
 
 echo "-- Debian package"
