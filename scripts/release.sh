@@ -87,7 +87,7 @@ zip="$DIST/ulid_tsid-$version.zip"
 check "make dist: $zip (log: $LOGS/dist.log)" \
   sh -c 'OUT_DIR="$1" PKG_STAGING="$2/staging" bash scripts/package.sh dist >"$2/dist.log" 2>&1 && test -f "$3"' sh "$DIST" "$LOGS" "$zip"
 if [ -f "$zip" ]; then
-  bash scripts/release-pgxn.sh "$zip" >"$LOGS/pgxn.log" 2>&1
+  bash scripts/release-pgxn.sh "$zip" "$LOGS/pgxn" >"$LOGS/pgxn.log" 2>&1
   rc=$?
   grep -E '^ *(ok|FAIL) ' "$LOGS/pgxn.log" | sed 's/^ */   pgxn: /'
   check "the zip checked and installed by pgxn from the file alone: $(tail -1 "$LOGS/pgxn.log") (log: $LOGS/pgxn.log)" test "$rc" -eq 0
