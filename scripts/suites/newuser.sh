@@ -140,7 +140,6 @@ readme="$nu_work$NU_CLONE/README.md"
 # in both steps (PG_CONFIG=... before the install-deps line, after each make).
 mapfile -t nu_block < <(nu_readme_block "$readme")
 mapfile -t nu_spans < <(nu_readme_spans "$readme")
-echo "   the Quick start's block: $(printf '%s; ' "${nu_block[@]}")"
 nu_name_config() {  # a block's line with the pg_config named: before a script, after each make
   case "$1" in *install-deps.sh*) echo "PG_CONFIG=$NU_PG_CONFIG $1"; return ;; esac
   echo "$1" | awk -v c="PG_CONFIG=$NU_PG_CONFIG" '{
@@ -204,8 +203,9 @@ nu_tests=0
 for f in "$nu_work$NU_CLONE"/sql/*.sql; do
   case "${f##*/}" in ulid_tsid--*|ulid_tsid_compat--*) ;; *) nu_tests=$((nu_tests + 1)) ;; esac
 done
-nu_installcheck() {  # nu_installcheck NAME: the self-test, counted
+nu_installcheck() {  # nu_installcheck LOG-NAME LABEL: the self-test, counted
   local log="$NU_LOGS/installcheck-$1.log" rc t1=$SECONDS ok bad
+  shift
   nu_in --user bash -c "cd ulid_tsid && $nu_selftest" >"$log" 2>&1 </dev/null
   rc=$?
   ok=$(grep -cE '^ok [0-9]+ ' "$log"); bad=$(grep -cE '^not ok [0-9]+ ' "$log")
@@ -213,17 +213,17 @@ nu_installcheck() {  # nu_installcheck NAME: the self-test, counted
   [ "$rc" -eq 0 ] || [ "$bad" -gt 0 ] || tail -5 "$log" | sed 's/^/   /'
   check "$1: $nu_selftest: $ok of $nu_tests tests ok, $bad not ok, exit $rc ($((SECONDS - t1)) s; log: $log)" \
     test "$rc" -eq 0 -a "$ok" -eq "$nu_tests" -a "$bad" -eq 0
-  [ "$rc" -eq 0 ] || cp "$nu_work$NU_CLONE/regression.diffs" "$NU_LOGS/regression-$1.diffs" 2>/dev/null
+  [ "$rc" -eq 0 ] || cp "$nu_work$NU_CLONE/regression.diffs" "${log%.log}.diffs" 2>/dev/null
 }
-nu_installcheck "not preloaded"
+nu_installcheck plain "not preloaded"
 
 # Preloaded: the README's Configuration line in the cluster's postgresql.conf, a restart.
 echo "shared_preload_libraries = 'ulid_tsid'" >>"$nu_work/etc/postgresql/$NU_MAJOR/main/postgresql.conf"
 nu_server pg_ctlcluster "$NU_MAJOR" main restart >>"$NU_LOGS/cluster.log" 2>&1
 check "shared_preload_libraries = 'ulid_tsid' in postgresql.conf, pg_ctlcluster $NU_MAJOR main restart: SHOW says ulid_tsid" \
   test "$(nu_in runuser -u postgres -- psql -XAtq -c 'SHOW shared_preload_libraries' 2>>"$NU_LOGS/cluster.log")" = ulid_tsid
-nu_installcheck "preloaded"
-nu_installcheck "preloaded, again against the same server"
+nu_installcheck preloaded "preloaded"
+nu_installcheck preloaded-again "preloaded, again against the same server"
 
 nu_server pg_ctlcluster "$NU_MAJOR" main stop >>"$NU_LOGS/cluster.log" 2>&1
 t0=$SECONDS
