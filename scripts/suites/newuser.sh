@@ -22,6 +22,16 @@
 #    twice against the same server (both must pass).
 # The chroot, its mounts and its server are removed on exit, failed or not.
 #
+# What it catches, shown 2026-12-07 with NEWUSER_COMMIT on scratch commits: the README's
+# self-test as first written (PGUSER=postgres: Debian's peer authentication refuses the
+# user, 3 failed); a Quick start block without `sudo make install` (7 failed: the block
+# check, the README's two forms disagreeing, nothing installed, every installcheck); and
+# the regress tests as they were before 7710c33 (2 failed: preloaded, install and mark
+# fail, twice).
+# Measured on the 2 shared cores with other runs' load (load average 9 to 11): 302 s from
+# an empty cache (debootstrap 90 s), 311 s warm; of a run, apt about 30 s for the user's
+# packages and 35 to 50 s for install-deps, the build 30 to 60 s, each installcheck 27 to 57 s.
+#
 # Cache: the buildd suite's (${ULID_TSID_CACHE:-/var/cache/ulid_tsid}/buildd/trixie-minbase.tar
 # and trixie-archives/). Logs: $LOGS/newuser/. Needs root (debootstrap, chroot, mount,
 # unshare) and the Debian mirror of the machine's apt sources.
@@ -112,6 +122,7 @@ nu_in apt-get update >"$NU_LOGS/precondition.log" 2>&1 &&
 rc=$?
 check "the user's machine: apt-get install postgresql-$NU_MAJOR git sudo, nothing else ($((SECONDS - t0)) s; log: $NU_LOGS/precondition.log)" test "$rc" -eq 0
 [ "$rc" -eq 0 ] || exit 1
+echo "127.0.1.1 $(hostname)" >>"$nu_work/etc/hosts"   # as a machine's own name is (sudo resolves it)
 nu_in useradd --create-home --shell /bin/bash "$NU_USER" &&
   echo "$NU_USER ALL=(ALL) NOPASSWD: ALL" >"$nu_work/etc/sudoers.d/$NU_USER" && chmod 440 "$nu_work/etc/sudoers.d/$NU_USER"
 check "postgresql-$NU_MAJOR made the cluster $NU_MAJOR/main, not started (pg_lsclusters: $(nu_in pg_lsclusters -h 2>/dev/null | awk '{print $1 "/" $2, $3, $4}' | paste -sd ' '))" \
