@@ -6,7 +6,9 @@
 #    `debootstrap --variant=minbase`, its pristine tarball cached, unpacked anew into a
 #    tmpfs), not the shared 17 chroot the other suites use, which holds everything already;
 #  - the user's precondition, as the README assumes it: Debian's postgresql-17 (its
-#    package makes the cluster 17/main), and git and sudo; a user `newuser` who may sudo;
+#    package makes the cluster 17/main: installed in the server's network namespace, so
+#    that it takes port 5432 as on a machine with no other server, whatever the host
+#    runs), and git and sudo; a user `newuser` who may sudo;
 #  - as that user: `git clone` of the commit under test (NEWUSER_COMMIT, default HEAD:
 #    commit first; pushed into a bare repository in the chroot, cloned by file://);
 #  - the Quick start's build lines, read from the clone's README.md (its first ```sh
@@ -115,18 +117,28 @@ nu_work="$FRESH_CACHE/run-$NU_SUITE-$$"
 fresh_chroot "$NU_SUITE" "$nu_work" || { check "fresh chroot unpacked" false; exit 1; }
 echo "   fresh chroot unpacked in $((SECONDS - t0)) s ($nu_work)"
 
-# The precondition: the user has Debian's server, git, and sudo.
+# The network namespace of the user's server (its own loopback): the one its package
+# makes the cluster in (pg_createcluster takes the first port free there: 5432, as on a
+# machine with no other server) and starts it in.
+unshare --net sh -c 'ip link set lo up && exec sleep infinity' &
+nu_ns=$!
+sleep 0.2
+
+# The precondition: the user has Debian's server, git, and sudo. Downloaded first, then
+# installed in the server's namespace, where no other server holds a port.
 t0=$SECONDS
 nu_in apt-get update >"$NU_LOGS/precondition.log" 2>&1 &&
-  nu_in apt-get install -y "postgresql-$NU_MAJOR" git sudo >>"$NU_LOGS/precondition.log" 2>&1
+  nu_in apt-get install -y --download-only "postgresql-$NU_MAJOR" git sudo >>"$NU_LOGS/precondition.log" 2>&1 &&
+  nu_server apt-get install -y "postgresql-$NU_MAJOR" git sudo >>"$NU_LOGS/precondition.log" 2>&1
 rc=$?
 check "the user's machine: apt-get install postgresql-$NU_MAJOR git sudo, nothing else ($((SECONDS - t0)) s; log: $NU_LOGS/precondition.log)" test "$rc" -eq 0
 [ "$rc" -eq 0 ] || exit 1
 echo "127.0.1.1 $(hostname)" >>"$nu_work/etc/hosts"   # as a machine's own name is (sudo resolves it)
 nu_in useradd --create-home --shell /bin/bash "$NU_USER" &&
   echo "$NU_USER ALL=(ALL) NOPASSWD: ALL" >"$nu_work/etc/sudoers.d/$NU_USER" && chmod 440 "$nu_work/etc/sudoers.d/$NU_USER"
-check "postgresql-$NU_MAJOR made the cluster $NU_MAJOR/main, not started (pg_lsclusters: $(nu_in pg_lsclusters -h 2>/dev/null | awk '{print $1 "/" $2, $3, $4}' | paste -sd ' '))" \
-  test -f "$nu_work/etc/postgresql/$NU_MAJOR/main/postgresql.conf"
+nu_clusters="$(nu_in pg_lsclusters -h 2>/dev/null | awk '{print $1 "/" $2, $3, $4}' | paste -sd ' ')"
+check "postgresql-$NU_MAJOR made the cluster $NU_MAJOR/main on port 5432, not started (pg_lsclusters: $nu_clusters)" \
+  test "$nu_clusters" = "$NU_MAJOR/main 5432 down"
 check "nothing of the build is installed yet: no g++, make, libsodium-dev, postgresql-server-dev-$NU_MAJOR" \
   sh -c '! chroot "$1" dpkg-query -W -f="\${db:Status-Status}\n" g++ make libsodium-dev "postgresql-server-dev-$2" 2>/dev/null | grep -qx installed' sh "$nu_work" "$NU_MAJOR"
 
@@ -186,10 +198,7 @@ check "the extension is installed into $NU_MAJOR's server (ulid_tsid.control, ul
   test -f "$nu_work/usr/share/postgresql/$NU_MAJOR/extension/ulid_tsid.control" -a -f "$nu_work/usr/lib/postgresql/$NU_MAJOR/lib/ulid_tsid.so"
 echo "   built and installed in $((SECONDS - t0)) s"
 
-# The cluster, started as a Debian user starts it, in a network namespace of its own.
-unshare --net sh -c 'ip link set lo up && exec sleep infinity' &
-nu_ns=$!
-sleep 0.2
+# The cluster, started as a Debian user starts it, in its network namespace.
 nu_server pg_ctlcluster "$NU_MAJOR" main start >"$NU_LOGS/cluster.log" 2>&1
 nu_online() { nu_in pg_lsclusters -h | awk -v m="$NU_MAJOR" '$1 == m && $2 == "main" && $4 == "online" { f = 1 } END { exit !f }'; }
 check "pg_ctlcluster $NU_MAJOR main start (log: $NU_LOGS/cluster.log)" nu_online
