@@ -30,9 +30,10 @@
 # check, the README's two forms disagreeing, nothing installed, every installcheck); and
 # the regress tests as they were before 7710c33 (2 failed: preloaded, install and mark
 # fail, twice).
-# Measured on the 2 shared cores with other runs' load (load average 9 to 11): 302 s from
-# an empty cache (debootstrap 90 s), 311 s warm; of a run, apt about 30 s for the user's
-# packages and 35 to 50 s for install-deps, the build 30 to 60 s, each installcheck 27 to 57 s.
+# Measured on the 2 shared cores with other runs' load (load average 9 to 11, the cores
+# always busy): 302 s from an empty cache (debootstrap 90 s), 281 to 311 s warm (CPU 90 s,
+# `SUITES=newuser bash scripts/test.sh`); of a run, apt about 30 s for the user's packages
+# and 35 to 50 s for install-deps, the build 30 to 60 s, each installcheck 27 to 57 s.
 #
 # Cache: the buildd suite's (${ULID_TSID_CACHE:-/var/cache/ulid_tsid}/buildd/trixie-minbase.tar
 # and trixie-archives/). Logs: $LOGS/newuser/. Needs root (debootstrap, chroot, mount,
