@@ -62,18 +62,7 @@ nu_commit="$(git rev-parse --verify "${NEWUSER_COMMIT:-HEAD}^{commit}" 2>/dev/nu
 
 nu_work=""
 nu_ns=""   # the process holding the server's network namespace
-# nu_procs: the processes running inside the chroot (the server, a stopped run's make).
-nu_procs() {
-  local p
-  for p in /proc/[0-9]*; do [ "$(readlink "$p/root" 2>/dev/null)" = "$nu_work" ] && echo "${p#/proc/}"; done
-}
-nu_cleanup() {
-  local pids
-  if [ -n "$nu_work" ] && [ -d "$nu_work" ]; then
-    pids="$(nu_procs)"
-    # shellcheck disable=SC2086
-    [ -z "$pids" ] || { kill $pids 2>/dev/null; sleep 2; pids="$(nu_procs)"; [ -z "$pids" ] || kill -9 $pids 2>/dev/null; }
-  fi
+nu_cleanup() {  # fresh_remove stops what still runs inside (the server), then unmounts
   if [ -n "$nu_ns" ]; then kill "$nu_ns" 2>/dev/null; wait "$nu_ns" 2>/dev/null; nu_ns=""; fi
   [ -n "$nu_work" ] || return 0
   fresh_remove "$nu_work" && nu_work=""
