@@ -28,10 +28,12 @@
 # 18 -> 19, dumps 13 <-> 18). buildd runs once, beside the majors with the pure-core
 # suites: the source package built in fresh chroots of sid and bookworm from their
 # Build-Depends alone, as a buildd builds it (3 to 4 minutes, about 3 CPU-minutes).
+# newuser runs once, after buildd: a new user's path from git clone to make installcheck
+# on Debian's 17, in a fresh minimal trixie chroot (about 2 minutes warm).
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-SUITES=" ${SUITES:-sql_names unit sanitizers fuzz regress upgrade concurrency portable portable_hostile pgtle doctest partman timescaledb tap clients orms orms_node peers citus bench package crossversion buildd} "
+SUITES=" ${SUITES:-sql_names unit sanitizers fuzz regress upgrade concurrency portable portable_hostile pgtle doctest partman timescaledb tap clients orms orms_node peers citus bench package crossversion buildd newuser} "
 PG_MAJORS="${PG_MAJORS:-13 18 17 15 19}"
 LOGS="$ROOT/.cluster/logs"
 export ROOT LOGS ULID_TSID_CACHE="${ULID_TSID_CACHE:-/var/cache/ulid_tsid}"
@@ -148,11 +150,11 @@ CITUS_AHEAD_15=$!
 
 # The pure core, once, no server involved: in the background beside the majors'
 # lanes (fuzzing is CPU-bound, the server suites mostly wait), printed at the end;
-# then buildd, once (its own fresh chroots, none of the majors' servers), and the
-# assert lane when SUITES names it (its own server, ports and lock).
+# then buildd and newuser, once each (their own fresh chroots, none of the majors'
+# servers), and the assert lane when SUITES names it (its own server, ports and lock).
 (
   PASSED=0; FAILED=0
-  for suite in sql_names unit sanitizers fuzz buildd; do wanted "$suite" && { run "$suite" || true; }; done
+  for suite in sql_names unit sanitizers fuzz buildd newuser; do wanted "$suite" && { run "$suite" || true; }; done
   # Not in the default SUITES: the test command keeps its time (the lane's own
   # command builds its server and takes minutes more).
   wanted assert && { run assert ASSERT_CACHED_ONLY=1 || true; }
