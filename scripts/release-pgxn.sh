@@ -217,19 +217,8 @@ rp_install() {
   version=${dist##*/ulid_tsid-}; zipname=${RP_ZIP##*/}
   echo "-- pgxn install ./$zipname in a fresh minimal bookworm chroot"
   if [ "$(id -u)" -ne 0 ]; then check "runs as root (chroot, mount, unshare)" false; return 1; fi
-  t=$SECONDS
-  fresh_lock bookworm
-  [ $((SECONDS - t)) -lt 2 ] || echo "   waited $((SECONDS - t)) s for it"
-  fresh_remove_stale bookworm
-  t0=$SECONDS
-  fresh_tarball bookworm "$out/debootstrap.log"
-  check "pristine minbase bookworm tarball in the cache ($((SECONDS - t0)) s; log: $out/debootstrap.log)" \
-    test -f "$FRESH_CACHE/bookworm-minbase.tar"
-  [ -f "$FRESH_CACHE/bookworm-minbase.tar" ] || return 1
-  t0=$SECONDS
   rp_work="$FRESH_CACHE/run-bookworm-$$"
-  fresh_chroot bookworm "$rp_work"
-  echo "   fresh chroot unpacked in $((SECONDS - t0)) s"
+  fresh_up bookworm "$rp_work" "$out/debootstrap.log" pgxn || return 1
 
   # What a PGXN user installs: a server and its -dev package, pgxnclient, a compiler,
   # and the libraries the build links (debian/control's Build-Depends, less what only

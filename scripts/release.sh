@@ -127,12 +127,9 @@ rel_install() {
   out="$LOGS/install/$suite"; mkdir -p "$out"
   echo "   $deb in $suite"
   if [ ! -f "$DIST/$deb" ]; then check "$m: $deb was built" false; return 1; fi
-  fresh_lock "$base"
-  fresh_remove_stale "$base"
-  fresh_tarball "$base" "$out/debootstrap.log" || { check "$m: $base's pristine chroot tarball (log: $out/debootstrap.log)" false; return 1; }
   dir="$FRESH_CACHE/run-$base-$$"
   rel_dir="$dir"
-  fresh_chroot "$base" "$dir" || { check "$m: a fresh $base chroot" false; return 1; }
+  fresh_up "$base" "$dir" "$out/debootstrap.log" "$m" || return 1
   if [ "$suite" != "$base" ]; then   # sid+19: 19's server is experimental's
     echo "deb $(debian_mirror) experimental main" >>"$dir/etc/apt/sources.list"
     target=(-t experimental)

@@ -5,6 +5,10 @@
 # (a buildd's build), scripts/release.sh (each released file installed where its users
 # install it) and the suites that play a new user.
 #
+#   fresh_up SUITE DIR LOG LABEL  the usual sequence: the lock (waits said), stale runs
+#                                 removed, the tarball (a check line, LABEL first), DIR
+#                                 unpacked; 1 when no chroot could be made. DIR is
+#                                 $FRESH_CACHE/run-SUITE-$$ (fresh_remove_stale's pattern)
 #   fresh_lock SUITE              one user of SUITE's tarball and archive cache at a time
 #                                 on this machine (fd 7; other checkouts' runs wait)
 #   fresh_tarball SUITE LOG       the pristine tarball, made when missing or older than
@@ -97,4 +101,19 @@ fresh_remove_stale() {
     [ -d "$d" ] && ! kill -0 "${d##*-}" 2>/dev/null && { echo "   removing a stopped run's $d"; fresh_remove "$d"; }
   done
   return 0
+}
+
+fresh_up() {
+  local suite="$1" dir="$2" log="$3" label="$4" t0=$SECONDS
+  fresh_lock "$suite"
+  [ $((SECONDS - t0)) -lt 2 ] || echo "   waited $((SECONDS - t0)) s for $suite's fresh chroot"
+  fresh_remove_stale "$suite"
+  t0=$SECONDS
+  fresh_tarball "$suite" "$log"
+  check "$label: pristine minbase $suite chroot tarball in the cache ($((SECONDS - t0)) s; log: $log)" \
+    test -f "$FRESH_CACHE/$suite-minbase.tar"
+  [ -f "$FRESH_CACHE/$suite-minbase.tar" ] || return 1
+  t0=$SECONDS
+  fresh_chroot "$suite" "$dir" || { check "$label: a fresh $suite chroot unpacked in $dir" false; return 1; }
+  echo "   fresh $suite chroot unpacked in $((SECONDS - t0)) s ($dir)"
 }

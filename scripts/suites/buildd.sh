@@ -93,17 +93,8 @@ bd_suite() {
   echo "-- $suite"
   # One run of a suite at a time on this machine (other checkouts' runs wait): the
   # tarball and the archive cache are shared.
-  fresh_lock "$base"
-  fresh_remove_stale "$base"
-  t0=$SECONDS
-  fresh_tarball "$base" "$out/debootstrap.log"
-  check "$suite: pristine minbase chroot tarball in the cache ($((SECONDS - t0)) s; log: $out/debootstrap.log)" \
-    test -f "$BD_CACHE/$base-minbase.tar"
-  [ -f "$BD_CACHE/$base-minbase.tar" ] || return 1
-  t0=$SECONDS
   bd_work="$BD_CACHE/run-$base-$$"
-  fresh_chroot "$base" "$bd_work" || { check "$suite: fresh chroot unpacked" false; return 1; }
-  echo "   fresh chroot unpacked in $((SECONDS - t0)) s (cache: $BD_CACHE/$base-minbase.tar)"
+  fresh_up "$base" "$bd_work" "$out/debootstrap.log" "$suite" || return 1
 
   # The build user, and the source package in its home.
   bd_in useradd --home-dir /build --no-create-home --user-group builder

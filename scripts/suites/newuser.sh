@@ -95,17 +95,8 @@ nu_readme_spans() {  # nu_readme_spans README [TEXT]: of the paragraphs (holding
     grep -oE '`[^`]+`' | tr -d '`' | sed -E 's/ +/ /g'
 }
 
-fresh_lock "$NU_SUITE"
-fresh_remove_stale "$NU_SUITE"
-t0=$SECONDS
-fresh_tarball "$NU_SUITE" "$NU_LOGS/debootstrap.log"
-check "pristine $NU_SUITE minbase chroot tarball in the cache ($((SECONDS - t0)) s; log: $NU_LOGS/debootstrap.log)" \
-  test -f "$FRESH_CACHE/$NU_SUITE-minbase.tar"
-[ -f "$FRESH_CACHE/$NU_SUITE-minbase.tar" ] || exit 1
-t0=$SECONDS
 nu_work="$FRESH_CACHE/run-$NU_SUITE-$$"
-fresh_chroot "$NU_SUITE" "$nu_work" || { check "fresh chroot unpacked" false; exit 1; }
-echo "   fresh chroot unpacked in $((SECONDS - t0)) s ($nu_work)"
+fresh_up "$NU_SUITE" "$nu_work" "$NU_LOGS/debootstrap.log" "new user" || exit 1
 
 # The network namespace of the user's server (its own loopback): the one its package
 # makes the cluster in (pg_createcluster takes the first port free there: 5432, as on a
