@@ -2,8 +2,9 @@
 # Fuzz smoke: every libFuzzer target of the core (test/fuzz/fuzz_*.cpp) for
 # FUZZ_SECONDS (10 here) with ASan+UBSan; one pass or fail per target, a crash,
 # a sanitizer report or a failed check counts as failed; prints each target's
-# executions. A build failure counts as one failure. Longer runs by hand:
-# make fuzz-smoke FUZZ_SECONDS=600
+# executions. A build failure counts as one failure. The runner
+# (test/fuzz/run.sh) is the release's long run's, which is a command of its own:
+# make fuzz-long (each parser to 100 million executions; CONTRIBUTING.md).
 #   bash scripts/suites/fuzz.sh   (no server; ends with "N passed, N failed")
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
