@@ -52,6 +52,10 @@ declare -A rel_suite_of=([13]=bullseye [15]=bookworm [17]=trixie [18]=sid [19]=s
 declare -A rel_debian_of=([bullseye]="Debian 11 bullseye" [bookworm]="Debian 12 bookworm"
   [trixie]="Debian 13 trixie" [sid]="Debian sid" [sid+19]="Debian sid with experimental's PostgreSQL 19")
 rel_step() { echo "-- $1 ($(date -u +%H:%M:%S))"; }
+rel_make() {  # rel_make TARGET FILE WHAT: scripts/package.sh TARGET into dist/<version>/, FILE made
+  check "make $1: $3 (log: $LOGS/$1.log)" \
+    sh -c 'OUT_DIR="$1" PKG_STAGING="$2/staging" bash scripts/package.sh "$3" >"$2/$3.log" 2>&1 && test -f "$4"' sh "$DIST" "$LOGS" "$1" "$2"
+}
 rel_time=()   # "STEP SECONDS" lines for the summary
 
 if [ "$(id -u)" -ne 0 ]; then check "runs as root (chroots)" false; exit 1; fi
@@ -84,8 +88,7 @@ rel_time+=("tree $((SECONDS - t))")
 rel_step "the PGXN zip"
 t=$SECONDS
 zip="$DIST/ulid_tsid-$version.zip"
-check "make dist: $zip (log: $LOGS/dist.log)" \
-  sh -c 'OUT_DIR="$1" PKG_STAGING="$2/staging" bash scripts/package.sh dist >"$2/dist.log" 2>&1 && test -f "$3"' sh "$DIST" "$LOGS" "$zip"
+rel_make dist "$zip" "$zip"
 if [ -f "$zip" ]; then
   bash scripts/release-pgxn.sh "$zip" "$LOGS/pgxn" >"$LOGS/pgxn.log" 2>&1
   rc=$?
@@ -98,8 +101,7 @@ rel_time+=("pgxn $((SECONDS - t))")
 rel_step "the Debian source package"
 t=$SECONDS
 dsc="$DIST/ulid-tsid_$deb_version.dsc"
-check "make deb-source: ${dsc##*/}, its orig and debian tarballs (log: $LOGS/deb-source.log)" \
-  sh -c 'OUT_DIR="$1" PKG_STAGING="$2/staging" bash scripts/package.sh deb-source >"$2/deb-source.log" 2>&1 && test -f "$3"' sh "$DIST" "$LOGS" "$dsc"
+rel_make deb-source "$dsc" "${dsc##*/}, its orig and debian tarballs"
 rel_time+=("source $((SECONDS - t))")
 
 # 4. The binary packages, as a buildd builds them.
