@@ -144,7 +144,7 @@ rel_install() {
   check "$m: apt-get install ./$deb in a fresh $base chroot, nothing but its Depends: $(dpkg-deb -f "$DIST/$deb" Depends) ($((SECONDS - t0)) s; log: $out/install.log)" test "$rc" -eq 0
   [ "$rc" -eq 0 ] || return 1
   check "$m: its Depends name the server it was built for, postgresql-$m" \
-    sh -c 'dpkg-deb -f "$1" Depends | tr "," "\n" | grep -qx " *postgresql-$2"' sh "$DIST/$deb" "$m"
+    sh -c 'dpkg-deb -f "$1" Depends | tr "," "\n" | grep -qxE " *postgresql-$2( \(.*\))?"' sh "$DIST/$deb" "$m"
   check "$m: the package's files are where PostgreSQL $m looks (ulid_tsid.so, ulid_tsid.control)" \
     test -f "$dir/usr/lib/postgresql/$m/lib/ulid_tsid.so" -a -f "$dir/usr/share/postgresql/$m/extension/ulid_tsid.control"
 
