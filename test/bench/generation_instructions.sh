@@ -24,9 +24,11 @@
 # installed beside it under another name (test/bench/generation_compare.sh
 # installs 0.3.0's as ulid_tsid_v030) is counted the same way.
 #
+# OURS=0 counts only the others and nextval(), without the extension (on a server
+# it is not installed into: OURS=0 MODES=plain on the host's 15).
 # Environment: MODES="plain preload" OUT_DIR=test/bench/results PG_CONFIG=pg_config
 #              EXT=ulid_tsid LIB=ulid_tsid N1=100000 N2=300000
-#              BASELINES=1 CSV=$OUT_DIR/generation_instructions.csv
+#              BASELINES=1 OURS=1 CSV=$OUT_DIR/generation_instructions.csv
 # Output: a table on the terminal and $CSV.
 set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -41,16 +43,18 @@ LIB="${LIB:-ulid_tsid}"
 N1="${N1:-100000}"
 N2="${N2:-300000}"
 BASELINES="${BASELINES:-1}"
+OURS="${OURS:-1}"
 TMP="$(mktemp -d /tmp/ulid_tsid_instr.XXXXXX)"; chmod 755 "$TMP"
 trap 'rm -rf "$TMP"' EXIT
 as_pg() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 [ "$(id -u)" -eq 0 ] && chown postgres: "$TMP"
 as_pg "$BIN/initdb" -D "$TMP/data" -A trust --no-sync >/dev/null 2>&1 || { echo "FAIL: initdb"; exit 1; }
 single() { as_pg "$BIN/postgres" --single -D "$TMP/data" "$@" postgres; }
-echo "CREATE EXTENSION $EXT;" | single >/dev/null 2>&1
+[ "$OURS" = 1 ] && echo "CREATE EXTENSION $EXT;" | single >/dev/null 2>&1
 echo "CREATE SEQUENCE gi_seq;" | single >/dev/null 2>&1
 # C function | SQL call
-OURS="generate_ulid|generate_ulid() generate_ulid_monotonic|generate_ulid_monotonic() generate_tsid|generate_tsid() ulid_tsid_uuidv7|generate_uuidv7()"
+OUR_ITEMS=""
+[ "$OURS" = 1 ] && OUR_ITEMS="generate_ulid|generate_ulid() generate_ulid_monotonic|generate_ulid_monotonic() generate_tsid|generate_tsid() ulid_tsid_uuidv7|generate_uuidv7()"
 OTHERS=""
 if [ "$BASELINES" = 1 ]; then
   OTHERS="gen_random_uuid|gen_random_uuid()"
@@ -66,7 +70,7 @@ echo "preload,function,instructions_per_call,x_nextval" >"$CSV"
 first_mode=1
 for mode in $MODES; do
   opt=(); [ "$mode" = preload ] && opt=(-c "shared_preload_libraries=$LIB")
-  ITEMS="$OURS"; [ "$first_mode" = 1 ] && ITEMS="$ITEMS $OTHERS"; ITEMS="$ITEMS nextval_oid|nextval('gi_seq')"
+  ITEMS="$OUR_ITEMS"; [ "$first_mode" = 1 ] && ITEMS="$ITEMS $OTHERS"; ITEMS="$ITEMS nextval_oid|nextval('gi_seq')"
   first_mode=0
   declare -A per=()
   for item in $ITEMS; do
