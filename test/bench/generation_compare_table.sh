@@ -19,7 +19,7 @@ for m in 13 15 17 18 19; do
         k = md SUBSEP "nextval('"'"'gi_seq'"'"')"; line = line sprintf(" | %.0f -> %.0f |", a[k], b[k]); print line } }' "$f"
 done
 echo
-echo "The other generators, in the same runs (today's tree's clusters, without preload; instructions in user space only: the system call that \`gen_random_uuid()\` and core's \`uuidv7()\` make per value is not counted; 15's from \`generation_baselines-15.csv\`):"
+echo "The other generators, in the same runs (today's tree's clusters, without preload; instructions in user space only: the system call each of these makes per value (\`getpid\`, in OpenSSL under \`pg_strong_random()\`) is not counted; 15's from \`generation_baselines-15.csv\`):"
 echo
 echo "| major | core \`gen_random_uuid()\` | core \`uuidv7()\` | pg_uuidv7 \`uuid_generate_v7()\` | \`nextval()\` |"
 echo "|---|---:|---:|---:|---:|"
