@@ -79,6 +79,17 @@ bench_check "estimates.csv has 32 rows" test "$(tail -n +2 "$bench_out/estimates
 bench_check "ulid and tsid estimates within 3x" awk -F, 'NR > 1 && ($1 == "ulid" || $1 == "tsid") { n++; if ($6 > 3) bad++ }
   END { exit !(n == 16 && bad == 0) }' "$bench_out/estimates.csv"
 
+# Leaf density by insert rate (not timed): on 15 core_uuidv7 and pg_uuidv7 are skipped with
+# one line each; bigserial and our four keys have a row per rate (ours per mode too), each
+# with a density in (0, 100] and, but for bigserial, rows per key millisecond.
+PG_MAJOR=15 ROWS=4000 RATES="1x100 2x100" OUT_DIR="$bench_out" PORT_BASE=55486 \
+  timeout 300 bash test/bench/leaf_density.sh >"$LOGS/bench-density.log" 2>&1
+bench_check "leaf_density.sh exit status (see $LOGS/bench-density.log)" test $? -eq 0
+bench_check "leaf_density-15.csv header" test "$(head -1 "$bench_out/leaf_density-15.csv" 2>/dev/null)" = \
+  "major,preload,key,writers,batch,rows,seconds,rows_per_ms,rows_per_key_ms,avg_leaf_density,leaf_fragmentation,leaf_pages,index_mb"
+bench_check "leaf_density-15.csv: 18 sane rows" awk -F, 'NR > 1 && $6 == 4000 && $8 > 0 && $10 > 0 && $10 <= 100 && ($3 == "bigserial" || $9 > 0) { n++ }
+  END { exit !(n == 18) }' "$bench_out/leaf_density-15.csv"
+
 # max() with and without a combine function: a small table, four timed rows.
 ROWS=20000 RUNS=1 OUT_DIR="$bench_out" PORT=55457 NAME_PREFIX=smoke_minmax \
   timeout 300 bash test/bench/parallel_minmax.sh >"$LOGS/bench-minmax.log" 2>&1

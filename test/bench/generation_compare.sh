@@ -31,7 +31,9 @@
 # On 15 it holds /tmp/ulid_tsid.pg15.lock for the whole run (the host's shared
 # server), unless PG15_LOCK_HELD=1 says the caller does.
 #
-# Environment: PG_MAJOR=15 N=1000000 REPS=15 MODES="plain preload" INSTR=1
+# - with CLOCK=0, no clock rounds (no wall-clock CSV): only the instruction counts,
+#   which a machine shared with other work does not move.
+# Environment: PG_MAJOR=15 N=1000000 REPS=15 MODES="plain preload" INSTR=1 CLOCK=1
 #              OLD_REV=3c2b641 PORT_BASE=55470 (PORT_BASE..+1)
 #              OUT_DIR=test/bench/results/generation_compare
 # Output: $OUT_DIR/generation_compare-MAJOR.csv (wall clock) and
@@ -50,6 +52,7 @@ N="${N:-1000000}"
 REPS="${REPS:-15}"
 MODES="${MODES:-plain preload}"
 INSTR="${INSTR:-1}"
+CLOCK="${CLOCK:-1}"
 OLD_REV="${OLD_REV:-3c2b641}"
 PORT_BASE="${PORT_BASE:-55470}"
 OUT_DIR="${OUT_DIR:-$ROOT/test/bench/results/generation_compare}"
@@ -101,6 +104,7 @@ pair_sql() {  # pair_sql F: a warm-up, then count(F) and count(1) over gc_n
   echo "\\echo @ $1 b"; echo "EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON) SELECT count(1) FROM gc_n;"
 }
 
+if [ "$CLOCK" = 1 ]; then   # the clock rounds (CLOCK=0: instructions only, for a machine shared with other work)
 echo "major,preload,version,round,function,net_ns" >"$WORK/raw.csv"
 port=$PORT_BASE
 for mode in $MODES; do
@@ -171,6 +175,7 @@ awk -F, '
 check "wall-clock figures for every mode (CSV: $CSV)" test "$(tail -n +2 "$CSV" | wc -l)" -eq $(( $(wc -w <<<"$MODES") * 5 ))
 echo "== PostgreSQL $PG_MAJOR: ns per call net (median of $REPS rounds, N=$N; the CPUs are shared with other work: compare the ratios)"
 column -t -s, "$CSV"
+fi
 
 if [ "$INSTR" = 1 ]; then
   valgrind_ready() {
@@ -185,7 +190,9 @@ if [ "$INSTR" = 1 ]; then
     inner="$(pg_inside "$PG_SRC")/test/bench/generation_instructions.sh"
     for v in 0.3.0 0.4.0; do
       if [ "$v" = 0.3.0 ]; then ext=ulid_tsid_v030; else ext=ulid_tsid; fi
-      (cd / && pg_in env PG_CONFIG="$PG_CONFIG" EXT="$ext" LIB="$ext" N1="${INSTR_N1:-100000}" N2="${INSTR_N2:-300000}" CSV="/tmp/instr-$PG_KEY-$PG_MAJOR-$v.csv" \
+      # The other generators (core's, pg_uuidv7's) once, with today's build.
+      if [ "$v" = 0.3.0 ]; then baselines=0; else baselines=1; fi
+      (cd / && pg_in env PG_CONFIG="$PG_CONFIG" EXT="$ext" LIB="$ext" BASELINES="$baselines" N1="${INSTR_N1:-100000}" N2="${INSTR_N2:-300000}" CSV="/tmp/instr-$PG_KEY-$PG_MAJOR-$v.csv" \
          bash "$inner") >"$WORK/instr.$v.out" 2>&1
       check "instruction counts of $v" grep -q '^preload,' "$PG_CHROOT/tmp/instr-$PG_KEY-$PG_MAJOR-$v.csv"
       tail -n +2 "$PG_CHROOT/tmp/instr-$PG_KEY-$PG_MAJOR-$v.csv" | sed "s/^/$PG_MAJOR,$v,/" >>"$WORK/instr.csv"
@@ -194,7 +201,7 @@ if [ "$INSTR" = 1 ]; then
     awk -F, 'BEGIN { print "major,preload,function,instr_030,instr_040,change_pct,x_nextval_030,x_nextval_040" }
       { k = $3 SUBSEP $4; if (!(k in seen)) { seen[k] = 1; o[++n] = k }; i[$2, k] = $5; x[$2, k] = $6; maj = $1 }
       END { for (j = 1; j <= n; j++) { split(o[j], p, SUBSEP); a = i["0.3.0", o[j]]; b = i["0.4.0", o[j]]
-        printf "%s,%s,%s,%s,%s,%+.1f,%s,%s\n", maj, p[1], p[2], a, b, (a > 0) ? (b - a) * 100 / a : 0, x["0.3.0", o[j]], x["0.4.0", o[j]] } }' \
+        printf "%s,%s,%s,%s,%s,%s,%s,%s\n", maj, p[1], p[2], a, b, (a > 0) ? sprintf("%+.1f", (b - a) * 100 / a) : "", x["0.3.0", o[j]], x["0.4.0", o[j]] } }' \
       "$WORK/instr.csv" >"$ICSV"
     echo "== PostgreSQL $PG_MAJOR: instructions per call (callgrind)"
     column -t -s, "$ICSV"

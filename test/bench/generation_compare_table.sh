@@ -19,6 +19,21 @@ for m in 13 15 17 18 19; do
         k = md SUBSEP "nextval('"'"'gi_seq'"'"')"; line = line sprintf(" | %.0f -> %.0f |", a[k], b[k]); print line } }' "$f"
 done
 echo
+echo "The other generators, in the same runs (today's tree's clusters, without preload; instructions in user space only: the system call each of these makes per value (\`getpid\`, in OpenSSL under \`pg_strong_random()\`) is not counted; 15's from \`generation_baselines-15.csv\`):"
+echo
+echo "| major | core \`gen_random_uuid()\` | core \`uuidv7()\` | pg_uuidv7 \`uuid_generate_v7()\` | \`nextval()\` |"
+echo "|---|---:|---:|---:|---:|"
+for m in 13 15 17 18 19; do
+  f="$D/generation_instructions-$m.csv"; [ "$m" = 15 ] && f="$D/generation_baselines-15.csv"; [ -f "$f" ] || continue
+  awk -F, -v m="$m" 'NR == 1 { five = ($3 == "function") } NR > 1 && $2 == "plain" || (NR > 1 && $1 == "plain") {
+      if (five) { fn = $3; i = $5; x = $8 } else { fn = $2; i = $3; x = $4 }
+      v[fn] = sprintf("%.0f (%.2fx)", i, x) }
+    END { line = "| " m
+      n = split("gen_random_uuid() pg_catalog.uuidv7() uuid_generate_v7()", fs, " ")
+      for (j = 1; j <= n; j++) line = line " | " ((fs[j] in v) ? v[fs[j]] : "-")
+      k = "nextval('"'"'gi_seq'"'"')"; printf "%s | %.0f |\n", line, v[k] + 0 }' "$f"
+done
+echo
 echo "Wall clock, side by side (today's / 0.3.0's net ns per value, the median of the per-round ratios; then 0.3.0 -> 0.4.0 against \`nextval()\` of the same session; \`nextval()\`'s own ns per call shows the load):"
 echo
 echo "| major | preload | \`generate_ulid()\` | \`generate_ulid_monotonic()\` | \`generate_tsid()\` | \`generate_uuidv7()\` | \`nextval()\` ns | rounds |"
