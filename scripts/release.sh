@@ -139,6 +139,11 @@ rel_install() {
   cp "$DIST/$deb" "$dir/build/"
   t0=$SECONDS
   fresh_in "$dir" apt-get update >"$out/install.log" 2>&1 &&
+    if [ "$suite" != "$base" ]; then
+      # As on a sid machine: its perl and postgresql-common are sid's (with -t experimental
+      # apt would take experimental's perl for them, which sid's libraries refuse).
+      fresh_in "$dir" apt-get install -y perl postgresql-common >>"$out/install.log" 2>&1
+    fi &&
     fresh_in "$dir" apt-get install -y "${target[@]}" "./$deb" >>"$out/install.log" 2>&1
   rc=$?
   check "$m: apt-get install ./$deb in a fresh $base chroot, nothing but its Depends: $(dpkg-deb -f "$DIST/$deb" Depends) ($((SECONDS - t0)) s; log: $out/install.log)" test "$rc" -eq 0
@@ -185,8 +190,11 @@ rel_install() {
   # autopkgtest, and pg_buildext (postgresql-server-dev-all) for the source's
   # debian/control of this suite's major; experimental's 19 needs its own -dev package.
   local devs=(postgresql-server-dev-all)
-  [ "$suite" = "$base" ] || devs+=("postgresql-server-dev-$m")
-  fresh_in "$dir" apt-get install -y "${target[@]}" autopkgtest dpkg-dev "${devs[@]}" >"$out/autopkgtest-install.log" 2>&1
+  fresh_in "$dir" apt-get install -y autopkgtest dpkg-dev postgresql-server-dev-all >"$out/autopkgtest-install.log" 2>&1 &&
+    if [ "$suite" != "$base" ]; then
+      devs+=("postgresql-server-dev-$m")
+      fresh_in "$dir" apt-get install -y "${target[@]}" "postgresql-server-dev-$m" >>"$out/autopkgtest-install.log" 2>&1
+    fi
   check "$m: autopkgtest and ${devs[*]} installed (log: $out/autopkgtest-install.log)" test $? -eq 0
   cp "$dsc" "$DIST"/ulid-tsid_"$version".orig.tar.gz "$DIST"/ulid-tsid_"$deb_version".debian.tar.* "$dir/build/"
   local FRESH_ENV=()
