@@ -157,15 +157,34 @@ UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 TIME = re.compile(r"\b\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:\.\d+)?(?:\+00(?::00)?|Z)?")
 
 
+TYPEID = re.compile(r"\b([a-z](?:[a-z_]*[a-z])?)_([0-7][0-9a-hjkmnp-tv-z]{25})\b")
+CONSTANT_SELECT = re.compile(r"^\s*SELECT\s+(.+?);\s*--\s*(\S+)\s*$")
+
+
 def cmd_examples():
     """A key literal on a line with one time on it is an example of that time: the
-    check is that the key decodes to it (to the millisecond)."""
+    check is that the key decodes to it (to the millisecond). A TypeID on a line with
+    one ULID literal is that ULID's TypeID. In a block that runs, `SELECT EXPR; --
+    VALUE` with no FROM and a one-word comment shows what EXPR returns."""
     for page in pages():
         rel = page.relative_to(ROOT)
+        for start, lang, text, marker in blocks(page):
+            if lang != "sql" or skip_reason(marker):
+                continue
+            for i, line in enumerate(text.split("\n")):
+                m = CONSTANT_SELECT.match(line)
+                if m and not re.search(r"\bFROM\b", m.group(1), re.I):
+                    print("%s:%d value %s\tSELECT (%s)::text = '%s'"
+                          % (rel, start + 1 + i, m.group(2), m.group(1), m.group(2).replace("'", "''")))
         for n, line in enumerate(page.read_text().split("\n"), 1):
             for ulid, uuid in re.findall(r"`(%s)` is `(%s)`" % (ULID.pattern, UUID.pattern), line):
                 print("%s:%d ulid %s\tSELECT '%s'::ulid::uuid = '%s'::uuid AND '%s'::uuid::ulid = '%s'::ulid"
                       % (rel, n, ulid, ulid, uuid, uuid, ulid))
+            ulids = ULID.findall(line)
+            for prefix, suffix in TYPEID.findall(line):
+                if len(ulids) == 1:
+                    print("%s:%d typeid %s_%s\tSELECT typeid('%s'::ulid, '%s') = '%s_%s'"
+                          % (rel, n, prefix, suffix, ulids[0], prefix, prefix, suffix))
             times = TIME.findall(line)
             if len(times) != 1:
                 continue
