@@ -217,6 +217,7 @@ rp_install() {
   version=${dist##*/ulid_tsid-}; zipname=${RP_ZIP##*/}
   echo "-- pgxn install ./$zipname in a fresh minimal bookworm chroot"
   if [ "$(id -u)" -ne 0 ]; then check "runs as root (chroot, mount, unshare)" false; return 1; fi
+  t=$SECONDS
   rp_work="$FRESH_CACHE/run-bookworm-$$"
   fresh_up bookworm "$rp_work" "$out/debootstrap.log" pgxn || return 1
 
