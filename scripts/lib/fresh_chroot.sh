@@ -8,7 +8,8 @@
 #   fresh_up SUITE DIR LOG LABEL  the usual sequence: the lock (waits said), stale runs
 #                                 removed, the tarball (a check line, LABEL first), DIR
 #                                 unpacked; 1 when no chroot could be made. DIR is
-#                                 $FRESH_CACHE/run-SUITE-$$ (fresh_remove_stale's pattern)
+#                                 $FRESH_CACHE/run-NAME-$$ (fresh_remove_stale's pattern;
+#                                 NAME is fresh_name SUITE)
 #   fresh_lock SUITE              one user of SUITE's tarball and archive cache at a time
 #                                 on this machine (fd 7; other checkouts' runs wait)
 #   fresh_tarball SUITE LOG       the pristine tarball, made when missing or older than
@@ -21,32 +22,39 @@
 #   fresh_remove DIR              the processes left inside DIR killed, everything under
 #                                 DIR unmounted, then DIR removed
 #   fresh_remove_stale SUITE      the chroots of runs whose process is gone
+# SUITE may name a foreign architecture, SUITE:ARCH (bookworm:arm64): debootstrap
+# --arch=ARCH (its programs run under qemu-user through binfmt_misc), and its files are
+# named SUITE-ARCH (bookworm-arm64-minbase.tar, bookworm-arm64-archives/, its lock).
 # Needs root and debian_chroot.sh (debian_mirror, debian_apt_conf, unmount_under).
 source "$(dirname "${BASH_SOURCE[0]}")/debian_chroot.sh"
 FRESH_CACHE="${ULID_TSID_CACHE:-/var/cache/ulid_tsid}/buildd"
 FRESH_KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 mkdir -p "$FRESH_CACHE" "$FRESH_CACHE/../locks"
 
+fresh_name() { echo "${1/:/-}"; }   # SUITE[:ARCH] as its files are named
+
 fresh_lock() {
-  exec 7>"$FRESH_CACHE/../locks/buildd-$1"
+  exec 7>"$FRESH_CACHE/../locks/buildd-$(fresh_name "$1")"
   flock -n 7 || { echo "   waiting for another run on $1's fresh chroot"; flock 7; }
 }
 
 # The tarball: debootstrap's tree with its apt sources and lists, an apt that takes
 # sid's expired Release files, and no service started by a package.
 fresh_tarball() {
-  local suite="$1" log="$2" tar="$FRESH_CACHE/$1-minbase.tar" tmp t=$SECONDS mirror
+  local suite="${1%%:*}" name log="$2" tar tmp t=$SECONDS mirror arch=()
+  name="$(fresh_name "$1")" tar="$FRESH_CACHE/$name-minbase.tar"
+  case "$1" in *:*) arch=(--arch="${1#*:}") ;; esac
   if [ -f "$tar" ] && [ -z "$(find "$tar" -mtime "+${FRESH_MAX_DAYS:-14}")" ]; then return 0; fi
   mirror="$(debian_mirror)" || { echo "no Debian mirror in the machine's apt sources" >>"$log"; return 1; }
-  tmp="$FRESH_CACHE/$suite-minbase.new"
+  tmp="$FRESH_CACHE/$name-minbase.new"
   rm -rf --one-file-system "$tmp"; mkdir -p "$tmp/etc/dpkg/dpkg.cfg.d"
   # No fsync per file; no manuals or translations (nothing here reads them).
   printf '%s\n' force-unsafe-io 'path-exclude=/usr/share/man/*' 'path-exclude=/usr/share/locale/*' \
     >"$tmp/etc/dpkg/dpkg.cfg.d/00ulid_tsid"
   local keyring=()
   [ -f "$FRESH_KEYRING" ] && keyring=(--keyring="$FRESH_KEYRING")
-  echo "== debootstrap --variant=minbase $suite $mirror" >>"$log"
-  if ! debootstrap --variant=minbase "${keyring[@]}" "$suite" "$tmp" "$mirror" >>"$log" 2>&1 </dev/null; then
+  echo "== debootstrap --variant=minbase ${arch[*]} $suite $mirror" >>"$log"
+  if ! debootstrap --variant=minbase "${arch[@]}" "${keyring[@]}" "$suite" "$tmp" "$mirror" >>"$log" 2>&1 </dev/null; then
     rm -rf --one-file-system "$tmp"; return 1
   fi
   echo "deb $mirror $suite main" >"$tmp/etc/apt/sources.list"
@@ -55,11 +63,12 @@ fresh_tarball() {
   chroot "$tmp" apt-get clean
   tar -C "$tmp" -cf "$tar.new" . && mv "$tar.new" "$tar"
   rm -rf --one-file-system "$tmp"
-  echo "== $suite-minbase.tar made in $((SECONDS - t)) s" >>"$log"
+  echo "== $name-minbase.tar made in $((SECONDS - t)) s" >>"$log"
 }
 
 fresh_chroot() {
-  local suite="$1" dir="$2"
+  local suite dir="$2"
+  suite="$(fresh_name "$1")"
   rm -rf --one-file-system "$dir"; mkdir -p "$dir"
   # In memory (about 2 GB at its largest, for a few minutes): dpkg unpacks some 180
   # packages into it and the removal is instant.
@@ -95,9 +104,11 @@ fresh_remove() {
 
 fresh_remove_stale() {
   local d
-  for d in "$FRESH_CACHE/run-$1-"[0-9]*; do   # a killed run's chroot (its process is gone);
+  local name
+  name=$(fresh_name "$1")
+  for d in "$FRESH_CACHE/run-$name-"[0-9]*; do   # a killed run's chroot (its process is gone);
     # run-SUITE-PID only, not another suite's run-SUITE-arm64-PID
-    case "${d##*/run-$1-}" in *[!0-9]*) continue ;; esac
+    case "${d##*/run-$name-}" in *[!0-9]*) continue ;; esac
     [ -d "$d" ] && ! kill -0 "${d##*-}" 2>/dev/null && { echo "   removing a stopped run's $d"; fresh_remove "$d"; }
   done
   return 0
@@ -111,8 +122,8 @@ fresh_up() {
   t0=$SECONDS
   fresh_tarball "$suite" "$log"
   check "$label: pristine minbase $suite chroot tarball in the cache ($((SECONDS - t0)) s; log: $log)" \
-    test -f "$FRESH_CACHE/$suite-minbase.tar"
-  [ -f "$FRESH_CACHE/$suite-minbase.tar" ] || return 1
+    test -f "$FRESH_CACHE/$(fresh_name "$suite")-minbase.tar"
+  [ -f "$FRESH_CACHE/$(fresh_name "$suite")-minbase.tar" ] || return 1
   t0=$SECONDS
   fresh_chroot "$suite" "$dir" || { check "$label: a fresh $suite chroot unpacked in $dir" false; return 1; }
   echo "   fresh $suite chroot unpacked in $((SECONDS - t0)) s ($dir)"
