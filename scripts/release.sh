@@ -26,6 +26,9 @@
 #     and preloaded, as a superuser and as a database
 #     owner; then the package's own autopkgtest (debian/tests: pg_buildext installcheck)
 #     with Debian's autopkgtest, its null runner inside the chroot;
+#  5b. arm64 (RELEASE_ARM64=0 leaves it out): the .deb for bookworm's 15 cross-built with
+#     Debian's cross toolchain and checked in an arm64 bookworm chroot under qemu-user
+#     (scripts/release-arm64.sh); it joins the release files only when that check passed;
 #  6. SHA256SUMS over every file and RELEASE.md (the CHANGELOG entry, the files, the
 #     majors and suites each .deb is for).
 # Logs: .cluster/logs/release/ (RELEASE_LOGS). Needs root (chroots), Debian's mirror, and
@@ -227,6 +230,23 @@ for m in 13 15 17 18 19; do
   rel_time+=("install-$m $((SECONDS - t0))")
 done
 
+# 5b. arm64: the .deb for bookworm's 15 cross-built and checked under qemu-user
+# (scripts/release-arm64.sh); a release file only when every check there passed.
+rel_arm64=""
+if [ "${RELEASE_ARM64:-1}" = 1 ] && [ -f "$dsc" ]; then
+  rel_step "arm64: cross-built for bookworm's 15, checked in an arm64 chroot under qemu"
+  t=$SECONDS
+  ARM64_DSC="$dsc" ARM64_OUT="$LOGS/arm64-out" ARM64_LOGS="$LOGS/arm64" bash scripts/release-arm64.sh >"$LOGS/arm64.out" 2>&1
+  rc=$?
+  grep -E '^ *(ok|FAIL) ' "$LOGS/arm64.out" | sed 's/^ */   arm64: /'
+  check "arm64: $(tail -1 "$LOGS/arm64.out") (log: $LOGS/arm64.out)" test "$rc" -eq 0
+  rel_arm64="postgresql-15-ulid-tsid_${deb_version}_arm64.deb"
+  if [ "$rc" -eq 0 ] && [ -f "$LOGS/arm64-out/$rel_arm64" ]; then cp "$LOGS/arm64-out/$rel_arm64" "$DIST/"; else rel_arm64=""; fi
+  rel_time+=("arm64 $((SECONDS - t))")
+else
+  echo "   RELEASE_ARM64=0: no arm64 package"
+fi
+
 # 6. Checksums and the release notes.
 rel_step "SHA256SUMS and RELEASE.md"
 {
@@ -245,6 +265,9 @@ rel_step "SHA256SUMS and RELEASE.md"
       *.zip) for="PGXN: \`pgxn install ./$n\`, or unzip, \`make\`, \`make install\` (PostgreSQL 13 to 19)" ;;
       *.dsc) for="Debian source package (with the two tarballs below): \`dpkg-source -x $n\`" ;;
       *.orig.tar.gz|*.debian.tar.*) for="Debian source package" ;;
+      postgresql-*-ulid-tsid_*_arm64.deb)
+        m=${n#postgresql-}; m=${m%%-*}
+        for="PostgreSQL $m from ${rel_debian_of[${rel_suite_of[$m]}]} on arm64, cross-built, checked under qemu-user (\`sudo apt-get install ./$n\`)" ;;
       postgresql-*-ulid-tsid_*.deb)
         m=${n#postgresql-}; m=${m%%-*}
         for="PostgreSQL $m from ${rel_debian_of[${rel_suite_of[$m]}]} (\`sudo apt-get install ./$n\`)" ;;
@@ -256,7 +279,7 @@ rel_step "SHA256SUMS and RELEASE.md"
 (cd "$DIST" && find . -maxdepth 1 -type f ! -name SHA256SUMS -printf '%P\n' | sort | xargs sha256sum >SHA256SUMS)
 check "SHA256SUMS over every file, and it verifies (sha256sum -c)" sh -c 'cd "$1" && sha256sum --quiet -c SHA256SUMS' sh "$DIST"
 want_files=$(printf '%s\n' "ulid_tsid-$version.zip" "ulid-tsid_$deb_version.dsc" "ulid-tsid_$version.orig.tar.gz" \
-  RELEASE.md SHA256SUMS $(for m in 13 15 17 18 19; do echo "postgresql-$m-ulid-tsid_${deb_version}_$arch.deb"; done) | sort | paste -sd ' ')
+  RELEASE.md SHA256SUMS $(for m in 13 15 17 18 19; do echo "postgresql-$m-ulid-tsid_${deb_version}_$arch.deb"; done) $rel_arm64 | sort | paste -sd ' ')
 have_files=$(cd "$DIST" && ls | grep -v '\.debian\.tar\.' | sort | paste -sd ' ')
 check "dist/$version holds the zip, the source package, a .deb for each of 13 15 17 18 19, RELEASE.md and SHA256SUMS" \
   test "$have_files" = "$want_files"
