@@ -6,6 +6,8 @@
 #   RELEASE_CANDIDATE=1 bash scripts/release.sh   a rehearsal before the release commit:
 #                                  the tree may carry tracked changes, the CHANGELOG may
 #                                  say "Unreleased" and debian/changelog UNRELEASED
+#   RELEASE_REUSE=1 RELEASE_MAJORS="19" bash scripts/release.sh   the installs (step 5) again
+#                                  on the files dist/<version>/ holds, for the majors named
 #   RELEASE_TAG=1 bash scripts/release.sh      when every check passed, tag HEAD v<version>
 #                                  (annotated, its message the CHANGELOG entry)
 #
@@ -84,44 +86,52 @@ else
   check "CHANGELOG.md's entry says how to upgrade (**Upgrading ...:**)" \
     sh -c "sed -n '/^## $version /,/^## /p' CHANGELOG.md | grep -q '^\*\*Upgrading'"
 fi
-rm -rf "$DIST"; mkdir -p "$DIST"
+[ "${RELEASE_REUSE:-0}" = 1 ] || rm -rf "$DIST"
+mkdir -p "$DIST"
 rel_time+=("tree $((SECONDS - t))")
 
-# 2. The PGXN zip.
-rel_step "the PGXN zip"
-t=$SECONDS
-zip="$DIST/ulid_tsid-$version.zip"
-rel_make dist "$zip" "$zip"
-if [ -f "$zip" ]; then
-  bash scripts/release-pgxn.sh "$zip" "$LOGS/pgxn" >"$LOGS/pgxn.log" 2>&1
-  rc=$?
-  grep -E '^ *(ok|FAIL) ' "$LOGS/pgxn.log" | sed 's/^ */   pgxn: /'
-  check "the zip checked and installed by pgxn from the file alone: $(tail -1 "$LOGS/pgxn.log") (log: $LOGS/pgxn.log)" test "$rc" -eq 0
-fi
-rel_time+=("pgxn $((SECONDS - t))")
-
-# 3. The Debian source package.
-rel_step "the Debian source package"
-t=$SECONDS
+rel_reuse="${RELEASE_REUSE:-0}"
 dsc="$DIST/ulid-tsid_$deb_version.dsc"
-rel_make deb-source "$dsc" "${dsc##*/}, its orig and debian tarballs"
-rel_time+=("source $((SECONDS - t))")
+if [ "$rel_reuse" = 1 ]; then
+  echo "   RELEASE_REUSE=1: the files already in dist/$version/ are installed again (steps 2 to 4 skipped; never tagged)"
+else
+  # 2. The PGXN zip.
+  rel_step "the PGXN zip"
+  t=$SECONDS
+  zip="$DIST/ulid_tsid-$version.zip"
+  rel_make dist "$zip" "$zip"
+  if [ -f "$zip" ]; then
+    bash scripts/release-pgxn.sh "$zip" "$LOGS/pgxn" >"$LOGS/pgxn.log" 2>&1
+    rc=$?
+    grep -E '^ *(ok|FAIL) ' "$LOGS/pgxn.log" | sed 's/^ */   pgxn: /'
+    check "the zip checked and installed by pgxn from the file alone: $(tail -1 "$LOGS/pgxn.log") (log: $LOGS/pgxn.log)" test "$rc" -eq 0
+  fi
+  rel_time+=("pgxn $((SECONDS - t))")
 
-# 4. The binary packages, as a buildd builds them.
-rel_step "the binary packages: $rel_build_suites"
-t=$SECONDS
-if [ -f "$dsc" ]; then
-  BUILDD_SUITES="$rel_build_suites" BUILDD_DSC="$dsc" LOGS="$LOGS" bash scripts/suites/buildd.sh >"$LOGS/buildd.out" 2>&1
-  rc=$?
-  grep -E '^ *(ok|FAIL) ' "$LOGS/buildd.out" | sed 's/^ */   buildd: /'
-  check "every build as a buildd builds it: $(tail -1 "$LOGS/buildd.out") (log: $LOGS/buildd.out)" test "$rc" -eq 0
-  for m in "${!rel_suite_of[@]}"; do
-    deb="postgresql-$m-ulid-tsid_${deb_version}_$arch.deb"
-    src=$(ls "$LOGS"/buildd/*/"$deb" 2>/dev/null | head -1)
-    [ -n "$src" ] && cp "$src" "$DIST/"
-  done
+  # 3. The Debian source package.
+  rel_step "the Debian source package"
+  t=$SECONDS
+  dsc="$DIST/ulid-tsid_$deb_version.dsc"
+  rel_make deb-source "$dsc" "${dsc##*/}, its orig and debian tarballs"
+  rel_time+=("source $((SECONDS - t))")
+
+  # 4. The binary packages, as a buildd builds them.
+  rel_step "the binary packages: $rel_build_suites"
+  t=$SECONDS
+  if [ -f "$dsc" ]; then
+    BUILDD_SUITES="$rel_build_suites" BUILDD_DSC="$dsc" LOGS="$LOGS" bash scripts/suites/buildd.sh >"$LOGS/buildd.out" 2>&1
+    rc=$?
+    grep -E '^ *(ok|FAIL) ' "$LOGS/buildd.out" | sed 's/^ */   buildd: /'
+    check "every build as a buildd builds it: $(tail -1 "$LOGS/buildd.out") (log: $LOGS/buildd.out)" test "$rc" -eq 0
+    for m in "${!rel_suite_of[@]}"; do
+      deb="postgresql-$m-ulid-tsid_${deb_version}_$arch.deb"
+      src=$(ls "$LOGS"/buildd/*/"$deb" 2>/dev/null | head -1)
+      [ -n "$src" ] && cp "$src" "$DIST/"
+    done
+  fi
+  rel_time+=("build $((SECONDS - t))")
+
 fi
-rel_time+=("build $((SECONDS - t))")
 
 # 5. Each .deb where its users install it.
 # rel_install MAJOR: a fresh chroot of the major's suite, the .deb with its Depends alone,
@@ -192,12 +202,11 @@ rel_install() {
   t0=$SECONDS
   # autopkgtest, and pg_buildext (postgresql-server-dev-all) for the source's
   # debian/control of this suite's major; experimental's 19 needs its own -dev package.
+  # On sid+19 the server brought experimental's libpq5: libpq-dev and 19's -dev package
+  # come from there too (sid's libpq-dev wants sid's libpq5), the rest from sid.
   local devs=(postgresql-server-dev-all)
-  fresh_in "$dir" apt-get install -y autopkgtest dpkg-dev postgresql-server-dev-all >"$out/autopkgtest-install.log" 2>&1 &&
-    if [ "$suite" != "$base" ]; then
-      devs+=("postgresql-server-dev-$m")
-      fresh_in "$dir" apt-get install -y "${target[@]}" "postgresql-server-dev-$m" >>"$out/autopkgtest-install.log" 2>&1
-    fi
+  [ "$suite" = "$base" ] || devs+=(libpq-dev/experimental "postgresql-server-dev-$m/experimental")
+  fresh_in "$dir" apt-get install -y autopkgtest dpkg-dev "${devs[@]}" >"$out/autopkgtest-install.log" 2>&1
   check "$m: autopkgtest and ${devs[*]} installed (log: $out/autopkgtest-install.log)" test $? -eq 0
   cp "$dsc" "$DIST"/ulid-tsid_"$version".orig.tar.gz "$DIST"/ulid-tsid_"$deb_version".debian.tar.* "$dir/build/"
   local FRESH_ENV=()
@@ -222,7 +231,7 @@ trap 'rc=$?; [ -z "$rel_dir" ] || fresh_remove "$rel_dir"; (exit $rc); suite_end
 trap 'exit 143' TERM INT HUP
 rel_step "each .deb installed where its users install it"
 t=$SECONDS
-for m in 13 15 17 18 19; do
+for m in ${RELEASE_MAJORS:-13 15 17 18 19}; do
   t0=$SECONDS
   rel_install "$m" || check "$m: the install checks went on to their end" false
   [ -z "$rel_dir" ] || { fresh_remove "$rel_dir"; rel_dir=""; }
@@ -233,7 +242,7 @@ done
 # 5b. arm64: the .deb for bookworm's 15 cross-built and checked under qemu-user
 # (scripts/release-arm64.sh); a release file only when every check there passed.
 rel_arm64=""
-if [ "${RELEASE_ARM64:-1}" = 1 ] && [ -f "$dsc" ]; then
+if [ "${RELEASE_ARM64:-1}" = 1 ] && [ "$rel_reuse" != 1 ] && [ -f "$dsc" ]; then
   rel_step "arm64: cross-built for bookworm's 15, checked in an arm64 chroot under qemu"
   t=$SECONDS
   ARM64_DSC="$dsc" ARM64_OUT="$LOGS/arm64-out" ARM64_LOGS="$LOGS/arm64" bash scripts/release-arm64.sh >"$LOGS/arm64.out" 2>&1
@@ -289,7 +298,7 @@ echo "-- dist/$version:"
 echo "-- time: ${rel_time[*]} (s); total $((SECONDS - rel_started)) s"
 
 if [ "${RELEASE_TAG:-0}" = 1 ]; then
-  if [ "$SUITE_FAILED" -eq 0 ] && [ "$candidate" != 1 ]; then
+  if [ "$SUITE_FAILED" -eq 0 ] && [ "$candidate" != 1 ] && [ "$rel_reuse" != 1 ]; then
     sed -n "/^## $version /,/^## /p" CHANGELOG.md | sed '$d' >"$LOGS/tag-message"
     check "annotated tag v$version on $(git rev-parse --short HEAD)" git tag -a "v$version" -F "$LOGS/tag-message"
   else
