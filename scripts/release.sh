@@ -138,7 +138,7 @@ fi
 # a cluster by pg_createcluster (not preloaded, then preloaded), then autopkgtest.
 rel_install() {
   local m="$1" suite="${rel_suite_of[$1]}" base="${rel_suite_of[$1]%%+*}" dir out t0 rc
-  local deb="postgresql-$m-ulid-tsid_${deb_version}_$arch.deb" target=()
+  local deb="postgresql-$m-ulid-tsid_${deb_version}_$arch.deb"
   out="$LOGS/install/$suite"; mkdir -p "$out"
   echo "   $deb in $suite"
   if [ ! -f "$DIST/$deb" ]; then check "$m: $deb was built" false; return 1; fi
@@ -147,17 +147,19 @@ rel_install() {
   fresh_up "$base" "$dir" "$out/debootstrap.log" "$m" || return 1
   if [ "$suite" != "$base" ]; then   # sid+19: 19's server is experimental's
     echo "deb $(debian_mirror) experimental main" >>"$dir/etc/apt/sources.list"
-    target=(-t experimental)
   fi
   cp "$DIST/$deb" "$dir/build/"
   t0=$SECONDS
   fresh_in "$dir" apt-get update >"$out/install.log" 2>&1 &&
     if [ "$suite" != "$base" ]; then
-      # As on a sid machine: its perl and postgresql-common are sid's (with -t experimental
-      # apt would take experimental's perl for them, which sid's libraries refuse).
-      fresh_in "$dir" apt-get install -y perl postgresql-common >>"$out/install.log" 2>&1
+      # As a sid machine takes a server from experimental: sid's perl and
+      # postgresql-common, then postgresql-19/experimental (apt takes what it needs from
+      # there, libpq5, and the rest from sid; -t experimental would take experimental's
+      # perl and libc6 too).
+      fresh_in "$dir" apt-get install -y perl postgresql-common >>"$out/install.log" 2>&1 &&
+        fresh_in "$dir" apt-get install -y "postgresql-$m/experimental" >>"$out/install.log" 2>&1
     fi &&
-    fresh_in "$dir" apt-get install -y "${target[@]}" "./$deb" >>"$out/install.log" 2>&1
+    fresh_in "$dir" apt-get install -y "./$deb" >>"$out/install.log" 2>&1
   rc=$?
   check "$m: apt-get install ./$deb in a fresh $base chroot, nothing but its Depends: $(dpkg-deb -f "$DIST/$deb" Depends) ($((SECONDS - t0)) s; log: $out/install.log)" test "$rc" -eq 0
   [ "$rc" -eq 0 ] || return 1
