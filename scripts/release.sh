@@ -153,11 +153,11 @@ rel_install() {
   fresh_in "$dir" apt-get update >"$out/install.log" 2>&1 &&
     if [ "$suite" != "$base" ]; then
       # As a sid machine takes a server from experimental: sid's perl and
-      # postgresql-common, then postgresql-19/experimental (apt takes what it needs from
-      # there, libpq5, and the rest from sid; -t experimental would take experimental's
-      # perl and libc6 too).
+      # postgresql-common, then the server, its client and libpq5 from experimental and
+      # the rest from sid (-t experimental would take experimental's perl and libc6 too).
       fresh_in "$dir" apt-get install -y perl postgresql-common >>"$out/install.log" 2>&1 &&
-        fresh_in "$dir" apt-get install -y "postgresql-$m/experimental" >>"$out/install.log" 2>&1
+        fresh_in "$dir" apt-get install -y "postgresql-$m/experimental" "postgresql-client-$m/experimental" \
+          libpq5/experimental >>"$out/install.log" 2>&1
     fi &&
     fresh_in "$dir" apt-get install -y "./$deb" >>"$out/install.log" 2>&1
   rc=$?
