@@ -14,7 +14,9 @@
 # Steps, each a line "ok"/"FAIL" (a failure names its log); the command ends with
 # "N passed, N failed" and exits 1 on any failure:
 #  1. the tree: no uncommitted change, every copy of the version agrees (make
-#     check-versions), the CHANGELOG entry dated, debian/changelog released (unstable);
+#     check-versions), the CHANGELOG entry dated, with its upgrade steps and the first
+#     one (no next version's entry above it), debian/changelog released (unstable), no
+#     tag v<version> on another commit; a tree that fails these stops here;
 #  2. the PGXN zip (make dist), checked against the PGXN Meta Spec and installed with
 #     `pgxn install` from the file alone in a fresh chroot (scripts/release-pgxn.sh);
 #  3. the Debian source package (make deb-source);
@@ -34,7 +36,7 @@
 #  6. SHA256SUMS over every file and RELEASE.md (the CHANGELOG entry, the files, the
 #     majors and suites each .deb is for).
 # Logs: .cluster/logs/release/ (RELEASE_LOGS). Needs root (chroots), Debian's mirror, and
-# about 25 minutes on 2 cores once the chroot tarballs are cached
+# about 17 minutes on 2 cores once the chroot tarballs are cached
 # (/var/cache/ulid_tsid/buildd/). Not part of the test command: its `buildd` suite is
 # the test command's check of the packaging.
 set -uo pipefail
@@ -85,6 +87,17 @@ else
   check "debian/changelog's entry $deb_version is released: $debian_dist" test "$debian_dist" = unstable
   check "CHANGELOG.md's entry says how to upgrade (**Upgrading ...:**)" \
     sh -c "sed -n '/^## $version /,/^## /p' CHANGELOG.md | grep -q '^\*\*Upgrading'"
+  # After a release the next version's "Unreleased" entry goes on top while EXTVERSION
+  # stays until an SQL object changes: that tree is not the release, though its entry is dated.
+  check "CHANGELOG.md's first entry is $version's: '$(grep -m1 '^## ' CHANGELOG.md)'" \
+    test "$(grep -m1 '^## ' CHANGELOG.md)" = "$changelog_head"
+  tagged=$(git rev-parse -q --verify "refs/tags/v$version^{commit}" || true)
+  check "no tag v$version on another commit${tagged:+ (it is on ${tagged:0:12})}" \
+    test -z "$tagged" -o "$tagged" = "$(git rev-parse HEAD)"
+  if [ "$SUITE_FAILED" -ne 0 ]; then
+    echo "   the tree is not a release of $version: stopped before building (RELEASE_CANDIDATE=1 rehearses)"
+    exit 1
+  fi
 fi
 [ "${RELEASE_REUSE:-0}" = 1 ] || rm -rf "$DIST"
 mkdir -p "$DIST"
