@@ -12,6 +12,11 @@
 #   bash scripts/install-deps.sh --chroot-tools  only what scripts/chroot.sh needs
 #   bash scripts/install-deps.sh --assert        only what the assert lane's server
 #                                                build needs (scripts/pg-assert.sh)
+#   bash scripts/install-deps.sh --release       only what the release command needs on
+#                                                this machine (scripts/release.sh): the
+#                                                build's list for the installed major (else
+#                                                15), the fresh chroots' tools, and
+#                                                qemu-user for the arm64 check
 set -euo pipefail
 
 # Building: a C++17 compiler, make, libsodium's headers, the server's -dev
@@ -61,10 +66,18 @@ if ! command -v node >/dev/null || ! command -v npm >/dev/null; then PACKAGES+=(
 # --chroot-tools: only what scripts/chroot.sh needs, so that scripts/test.sh can
 # start making the chroots while the rest installs.
 [ "${1:-}" = --chroot-tools ] && PACKAGES=(debootstrap debian-archive-keyring gpgv ca-certificates util-linux xz-utils gzip bzip2)
-if [ "${1:-}" = --build ]; then
+# The release command's own tools on the host (its builds and installs run in fresh
+# chroots, which install their own): the zip, the source package, the chroots, and
+# qemu-user with binfmt_misc for the arm64 check (scripts/release-arm64.sh).
+RELEASE_PACKAGES=(git zip unzip python3 dpkg-dev xz-utils gzip bzip2 ca-certificates
+  debian-archive-keyring gpgv util-linux debootstrap iproute2 qemu-user-static binfmt-support)
+if [ "${1:-}" = --build ] || [ "${1:-}" = --release ]; then
+  mode="$1"
+  [ "$mode" = --release ] && set -- --release ""
   major="$(build_major "${2:-}")"
   case "$major" in ''|*[!0-9]*) echo "install-deps: not a PostgreSQL major: $major" >&2; exit 2 ;; esac
   PACKAGES=(make g++ libsodium-dev "postgresql-server-dev-$major")
+  [ "$mode" = --release ] && PACKAGES+=("${RELEASE_PACKAGES[@]}")
 fi
 [ "${1:-}" = --assert ] && PACKAGES=("${ASSERT_PACKAGES[@]}")
 
@@ -98,13 +111,14 @@ install_missing() {
     exit 1
   fi
 }
-if [ "${1:-}" = --build ]; then
+if [ "${1:-}" = --build ] || [ "${1:-}" = --release ]; then
   install_missing "${PACKAGES[@]}"
   clang="$(pgxs_clang)"
   if [ -n "$clang" ]; then
     install_missing "$clang" "llvm${clang#clang}"
   fi
-  echo "install-deps: what building for PostgreSQL $major needs is installed: ${PACKAGES[*]}${clang:+ $clang llvm${clang#clang}}"
+  what="building for PostgreSQL $major"; [ "$mode" = --release ] && what="the release command (building for PostgreSQL $major)"
+  echo "install-deps: what $what needs is installed: ${PACKAGES[*]}${clang:+ $clang llvm${clang#clang}}"
   exit 0
 fi
 [ ${#missing[@]} -eq 0 ] && exit 0

@@ -11,8 +11,9 @@
 #
 # Steps, each a line "ok"/"FAIL"; the command ends with "N passed, N failed":
 #  1. qemu-user's aarch64 handler is registered in binfmt_misc with the F flag (opened
-#     when registered, so it runs inside any chroot): `apt-get install qemu-user-static
-#     binfmt-support` on the host registers it;
+#     when registered, so it runs inside any chroot): qemu-user-static and binfmt-support
+#     installed on the host (install-deps.sh --release), binfmt_misc mounted and the
+#     handler enabled where the machine started without them;
 #  2. the cross build, in a fresh bookworm amd64 chroot (scripts/lib/fresh_chroot.sh):
 #     `dpkg --add-architecture arm64`, crossbuild-essential-arm64, `apt-get build-dep -a
 #     arm64 -P cross,nocheck`, then `dpkg-buildpackage -a arm64 -Pcross,nocheck` as an
@@ -66,7 +67,16 @@ if [ "$(id -u)" -ne 0 ]; then check "runs as root (chroots)" false; exit 1; fi
 # 1. qemu-user for aarch64.
 a_step "qemu-user for arm64 code"
 a_binfmt=/proc/sys/fs/binfmt_misc/qemu-aarch64
-check "binfmt_misc has qemu-aarch64 enabled with the F flag ($a_binfmt; apt-get install qemu-user-static binfmt-support)" \
+# Debian's qemu-user-static registers its handlers with the F flag (the interpreter opened
+# once, so it runs inside any chroot), but only where binfmt_misc is mounted: a container
+# or a machine started without it gets the mount and the handler here.
+check "qemu-user-static and binfmt-support installed (bash scripts/install-deps.sh --release; log: $LOGS/install-deps.log)" \
+  sh -c 'bash scripts/install-deps.sh --release >"$1" 2>&1' sh "$LOGS/install-deps.log"
+if ! head -1 "$a_binfmt" 2>/dev/null | grep -qx enabled; then
+  { mountpoint -q /proc/sys/fs/binfmt_misc || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc; } &&
+    { update-binfmts --import qemu-aarch64 && update-binfmts --enable qemu-aarch64; } >"$LOGS/binfmt.log" 2>&1
+fi
+check "binfmt_misc has qemu-aarch64 enabled with the F flag ($a_binfmt; log: $LOGS/binfmt.log)" \
   sh -c 'head -1 "$1" | grep -qx enabled && grep -q "^flags:.*F" "$1"' sh "$a_binfmt"
 [ "$SUITE_FAILED" -eq 0 ] || exit 1
 

@@ -47,11 +47,18 @@ source "$ROOT/scripts/lib/suite.sh"
 source "$ROOT/scripts/lib/fresh_chroot.sh"
 cd "$ROOT" || exit 1
 rel_started=$SECONDS
+rm -rf "$LOGS"; mkdir -p "$LOGS"
+if [ "$(id -u)" -ne 0 ]; then check "runs as root (chroots)" false; exit 1; fi
+# What the command needs on this machine, from Debian's packages, before it reads the
+# tree (dpkg-parsechangelog is dpkg-dev's): a machine with nothing installed releases too.
+echo "-- what the release needs on this machine ($(date -u +%H:%M:%S))"
+check "bash scripts/install-deps.sh --release: $(bash scripts/install-deps.sh --release 2>&1 | tee "$LOGS/install-deps.log" | tail -n1)" \
+  sh -c 'tail -n1 "$1" | grep -q "^install-deps: what the release command"' sh "$LOGS/install-deps.log"
+[ "$SUITE_FAILED" -eq 0 ] || exit 1
 version=$(sed -n 's/^EXTVERSION *= *//p' Makefile)
 deb_version=$(dpkg-parsechangelog -l debian/changelog -S Version)
 arch=$(dpkg --print-architecture)
 DIST="$ROOT/dist/$version"
-rm -rf "$LOGS"; mkdir -p "$LOGS"
 candidate="${RELEASE_CANDIDATE:-0}"
 # The suites a .deb is built in, and the majors each gives (checked against the build).
 rel_build_suites="sid+19 trixie bookworm bullseye"
@@ -64,8 +71,6 @@ rel_make() {  # rel_make TARGET FILE WHAT: scripts/package.sh TARGET into dist/<
     sh -c 'OUT_DIR="$1" PKG_STAGING="$2/staging" bash scripts/package.sh "$3" >"$2/$3.log" 2>&1 && test -f "$4"' sh "$DIST" "$LOGS" "$1" "$2"
 }
 rel_time=()   # "STEP SECONDS" lines for the summary
-
-if [ "$(id -u)" -ne 0 ]; then check "runs as root (chroots)" false; exit 1; fi
 
 # 1. The tree.
 rel_step "the tree at $(git rev-parse --short HEAD), version $version (Debian $deb_version)"
