@@ -48,6 +48,37 @@ if git rev-parse --git-dir >/dev/null 2>&1 && [ -n "$(git ls-files "sql/$ext--$c
   echo "   FAIL sql/$ext--$current.sql is committed, but the build makes it: was EXTVERSION raised after the release?"
   failures=$((failures + 1))
 fi
+# Released is frozen, also while the released version's script is still the built one
+# (until the next version's first SQL change raises EXTVERSION): once the CHANGELOG dates
+# EXTVERSION's entry, what src/sql/ builds must hash as the release recorded it, in
+# sql/$ext--$current.sql.sha256 (CONTRIBUTING, "Release a version").
+if grep -qE "^## $current \([0-9]{4}-[0-9]{2}-[0-9]{2}\)" CHANGELOG.md 2>/dev/null; then
+  record="sql/$ext--$current.sql.sha256"
+  built_hash=$(LC_ALL=C ls src/sql/*.sql src/sql/*.sql.in 2>/dev/null | LC_ALL=C sort |
+    xargs awk -f src/sql/expand.awk | sha256sum | cut -d' ' -f1)
+  if [ ! -f "$record" ]; then
+    echo "   FAIL $current is released (CHANGELOG.md dates it) but $record, its install script's sha256 at the release, is missing"
+    failures=$((failures + 1))
+  elif [ "$(cut -d' ' -f1 "$record")" = "$built_hash" ]; then
+    echo "   ok   released $current: src/sql/ builds its install script as released ($record)"
+  else
+    echo "   FAIL released $current: src/sql/ builds a different install script than was released ($record):" \
+      "a change to SQL objects ships as the next version (raise EXTVERSION, freeze sql/$ext--$current.sql, write the upgrade script)"
+    failures=$((failures + 1))
+  fi
+fi
+for record in sql/$ext--*.sql.sha256; do
+  [ -f "$record" ] || continue
+  frozen="${record%.sha256}"
+  [ "$frozen" = "sql/$ext--$current.sql" ] && continue
+  if [ ! -f "$frozen" ]; then
+    echo "   FAIL $record records a release whose script $frozen is not frozen in sql/"; failures=$((failures + 1))
+  elif (cd sql && sha256sum --quiet -c "${record#sql/}" >/dev/null 2>&1); then
+    echo "   ok   frozen $frozen is the script its release recorded ($record)"
+  else
+    echo "   FAIL frozen $frozen differs from the script its release recorded ($record)"; failures=$((failures + 1))
+  fi
+done
 released=()
 declare -A upgrade_to=()
 for script in sql/$ext--*.sql; do
