@@ -70,6 +70,10 @@ ITEMS=(
   "portable ulid_from_text(text)|text_in|portable.ulid_from_text(ut)|ut|gc_vals|to_regprocedure('portable.ulid_from_text(text)') IS NOT NULL AND to_regtype('ulid') IS NOT NULL"
   "portable tsid_to_text(bigint)|text_out|portable.tsid_to_text(b)|b|gc_vals|to_regprocedure('portable.tsid_to_text(bigint)') IS NOT NULL AND to_regtype('tsid') IS NOT NULL"
   "portable tsid_from_text(text)|text_in|portable.tsid_from_text(tst)|tst|gc_vals|to_regprocedure('portable.tsid_from_text(text)') IS NOT NULL AND to_regtype('tsid') IS NOT NULL"
+  "ulid_timestamp(ulid)|timestamp|ulid_timestamp(u)|u|gc_vals|to_regtype('ulid') IS NOT NULL"
+  "tsid_timestamp(tsid)|timestamp|tsid_timestamp(ts)|ts|gc_vals|to_regtype('tsid') IS NOT NULL"
+  "portable ulid_timestamp(uuid)|timestamp|portable.ulid_timestamp(u::uuid)|u|gc_vals|to_regprocedure('portable.ulid_timestamp(uuid)') IS NOT NULL AND to_regtype('ulid') IS NOT NULL"
+  "portable tsid_timestamp(bigint)|timestamp|portable.tsid_timestamp(b)|b|gc_vals|to_regprocedure('portable.tsid_timestamp(bigint)') IS NOT NULL"
 )
 
 setup_sql() {  # tables of N, N/10 and N/100 rows; values from the generators themselves
@@ -213,6 +217,7 @@ echo "CSV: $CSV ($SECONDS s)"
   machine_markdown 2>/dev/null || true
   echo "- method: \`EXPLAIN (ANALYZE, TIMING OFF, SUMMARY ON) SELECT count(expr) FROM t\` minus the same with the baseline (\`count(1)\` for generators, \`count(col)\` for text conversions) over the same n rows, in one session, jit and parallel query off; median of $REPS rounds after a warm-up, min and max of the per-round differences"
   echo "- text out/in: \`col::text\` on a materialized column, \`txt::type\` from a materialized text column (I/O conversion casts, like uuid's and int8's)"
+  echo "- timestamp: a key's creation time, \`f(col)\` against \`count(col)\` over the same materialized keys"
   echo "- preload: plain = library loaded per backend; preload = shared_preload_libraries='ulid_tsid'"
   echo "- net_x_nextval: net cost relative to nextval() (sequence with CACHE 1) in the same mode"
   echo "- portable ...: the portable edition's functions (portable/ulid_tsid_portable.sql in schema portable of the same database); the preload mode does not concern them"
