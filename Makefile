@@ -45,6 +45,7 @@ include $(PGXS)
 # with clang and would leave our C++ flags out.
 COMPILE.cxx.bc += $(PG_CXXFLAGS)
 
+# scripts/check-versions.sh builds it the same way to hash a released version's script.
 sql/$(MAIN_EXTENSION)--$(EXTVERSION).sql: $(SQL_SOURCES) src/sql/expand.awk
 	awk -f src/sql/expand.awk $(SQL_SOURCES) > $@
 

@@ -54,6 +54,7 @@ fi
 # sql/$ext--$current.sql.sha256 (CONTRIBUTING, "Release a version").
 if grep -qE "^## $current \([0-9]{4}-[0-9]{2}-[0-9]{2}\)" CHANGELOG.md 2>/dev/null; then
   record="sql/$ext--$current.sql.sha256"
+  # The Makefile's rule for its DATA_built script, without PGXS (no pg_config needed here).
   built_hash=$(LC_ALL=C ls src/sql/*.sql src/sql/*.sql.in 2>/dev/null | LC_ALL=C sort |
     xargs awk -f src/sql/expand.awk | sha256sum | cut -d' ' -f1)
   if [ ! -f "$record" ]; then

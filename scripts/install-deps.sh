@@ -12,11 +12,11 @@
 #   bash scripts/install-deps.sh --chroot-tools  only what scripts/chroot.sh needs
 #   bash scripts/install-deps.sh --assert        only what the assert lane's server
 #                                                build needs (scripts/pg-assert.sh)
-#   bash scripts/install-deps.sh --release       only what the release command needs on
-#                                                this machine (scripts/release.sh): the
-#                                                build's list for the installed major (else
-#                                                15), the fresh chroots' tools, and
-#                                                qemu-user for the arm64 check
+#   bash scripts/install-deps.sh --release [MAJOR]  only what the release command needs
+#                                                on this machine (scripts/release.sh): the
+#                                                build's list (MAJOR as for --build), the
+#                                                fresh chroots' tools, and qemu-user for
+#                                                the arm64 check
 set -euo pipefail
 
 # Building: a C++17 compiler, make, libsodium's headers, the server's -dev
@@ -73,7 +73,6 @@ RELEASE_PACKAGES=(git zip unzip python3 dpkg-dev xz-utils gzip bzip2 ca-certific
   debian-archive-keyring gpgv util-linux debootstrap iproute2 qemu-user-static binfmt-support)
 if [ "${1:-}" = --build ] || [ "${1:-}" = --release ]; then
   mode="$1"
-  [ "$mode" = --release ] && set -- --release ""
   major="$(build_major "${2:-}")"
   case "$major" in ''|*[!0-9]*) echo "install-deps: not a PostgreSQL major: $major" >&2; exit 2 ;; esac
   PACKAGES=(make g++ libsodium-dev "postgresql-server-dev-$major")

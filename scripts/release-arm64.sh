@@ -74,8 +74,8 @@ check "qemu-user-static and binfmt-support installed (bash scripts/install-deps.
   sh -c 'bash scripts/install-deps.sh --release >"$1" 2>&1' sh "$LOGS/install-deps.log"
 if ! head -1 "$a_binfmt" 2>/dev/null | grep -qx enabled; then
   { mountpoint -q /proc/sys/fs/binfmt_misc || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc; } &&
-    { update-binfmts --import qemu-aarch64 && update-binfmts --enable qemu-aarch64; } >"$LOGS/binfmt.log" 2>&1
-fi
+    update-binfmts --import qemu-aarch64 && update-binfmts --enable qemu-aarch64
+fi >"$LOGS/binfmt.log" 2>&1
 check "binfmt_misc has qemu-aarch64 enabled with the F flag ($a_binfmt; log: $LOGS/binfmt.log)" \
   sh -c 'head -1 "$1" | grep -qx enabled && grep -q "^flags:.*F" "$1"' sh "$a_binfmt"
 [ "$SUITE_FAILED" -eq 0 ] || exit 1
